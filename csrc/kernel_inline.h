@@ -1,0 +1,108 @@
+/*
+ * kernel_inline.h -- the 64-bit product as inline code, for the hot loops of the tower,
+ * the linear algebra and the ufuncs.  Only kernel64.c fills the tables declared here.
+ */
+#ifndef KERNEL_INLINE_H
+#define KERNEL_INLINE_H
+
+#include "nimcore.h"
+
+#if defined(__PCLMUL__) && (defined(__x86_64__) || defined(_M_X64))
+#define NK_HAVE_CLMUL 1
+#include <emmintrin.h>
+#include <wmmintrin.h>
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NK_ALIGN64 __attribute__((aligned(64)))
+#else
+#define NK_ALIGN64
+#endif
+
+/* Portable kernel: nim-products in GF(2^16) by discrete logarithms (base: a generator of
+ * GF(2^16)*, found at start-up), then two Karatsuba levels of the Fermat tower.
+ * nk_log16[0] points into a zero-filled tail of nk_exp16, so no branch tests for zero. */
+#define NK_LOG_ZERO (2 * 65535)
+extern uint32_t nk_log16[65536];
+extern uint16_t nk_exp16[4 * 65535 + 1];
+extern int nk_kernel;
+/* 2^63 = h for the Fermat power X = 2^64 (X (x) X = X ^ h), in each kernel's basis. */
+extern u64 nk_half_work[2];
+
+/* Linear maps on 64-bit vectors as eight byte tables (x -> sum of tab[j][byte j of x]). */
+typedef u64 nk_lintab[8][256];
+extern nk_lintab nk_to_poly_tab, nk_from_poly_tab;
+
+static inline u64 nk_apply_linear(const nk_lintab t, u64 x)
+{
+    return t[0][x & 0xff] ^ t[1][(x >> 8) & 0xff] ^ t[2][(x >> 16) & 0xff] ^
+           t[3][(x >> 24) & 0xff] ^ t[4][(x >> 32) & 0xff] ^ t[5][(x >> 40) & 0xff] ^
+           t[6][(x >> 48) & 0xff] ^ t[7][x >> 56];
+}
+
+static inline uint32_t nk_mul16(uint32_t a, uint32_t b)
+{
+    return nk_exp16[nk_log16[a] + nk_log16[b]];
+}
+
+/* x (x) 2^15, the "half" of the Fermat power 2^16. */
+static inline uint32_t nk_mulh16(uint32_t x)
+{
+    return nk_exp16[nk_log16[x] + nk_log16[0x8000]];
+}
+
+static inline uint32_t nk_mul32(uint32_t a, uint32_t b)
+{
+    uint32_t a0 = a & 0xffff, a1 = a >> 16, b0 = b & 0xffff, b1 = b >> 16;
+    uint32_t p0 = nk_mul16(a0, b0), p2 = nk_mul16(a1, b1), p1 = nk_mul16(a0 ^ a1, b0 ^ b1);
+    return ((p1 ^ p0) << 16) | (p0 ^ nk_mulh16(p2));
+}
+
+/* x (x) 2^31: 2^31 = 2^16 (x) 2^15, so with x = x1*2^16 + x0 (notes: "multiplying by h is
+ * cheap"), x (x) 2^31 = ((x1 ^ x0) (x) 2^15) * 2^16 + x1 (x) 2^15 (x) 2^15. */
+static inline uint32_t nk_mulh32(uint32_t x)
+{
+    uint32_t x0 = x & 0xffff, x1 = x >> 16;
+    return (nk_mulh16(x0 ^ x1) << 16) | nk_mulh16(nk_mulh16(x1));
+}
+
+/* Karatsuba on the tower: a (x) b = ((p1 ^ p0) * X) ^ p0 ^ (p2 (x) h), X = 2^32, h = 2^31. */
+static inline u64 nk_mul64_portable(u64 a, u64 b)
+{
+    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
+    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
+    uint32_t p0 = nk_mul32(a0, b0), p2 = nk_mul32(a1, b1), p1 = nk_mul32(a0 ^ a1, b0 ^ b1);
+    return ((u64)(p1 ^ p0) << 32) | (u64)(p0 ^ nk_mulh32(p2));
+}
+
+#ifdef NK_HAVE_CLMUL
+/* Polynomial basis: GF(2)[t] / (t^64 + r(t)).  Barrett reduction with mu = t^64 + mu_low =
+ * floor(t^128 / m): q = hi ^ high(hi * mu_low), remainder = lo ^ low(q * r). */
+extern __m128i nk_clmul_consts; /* low lane: mu_low, high lane: r */
+
+static inline __m128i nk_clmul_reduce(__m128i p)
+{
+    __m128i hi = _mm_srli_si128(p, 8);
+    __m128i q = _mm_xor_si128(hi, _mm_srli_si128(_mm_clmulepi64_si128(hi, nk_clmul_consts, 0x00), 8));
+    return _mm_xor_si128(p, _mm_clmulepi64_si128(q, nk_clmul_consts, 0x10));
+}
+
+static inline u64 nk_mul64_clmul(u64 a, u64 b)
+{
+    __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a),
+                                     _mm_cvtsi64_si128((long long)b), 0x00);
+    return (u64)_mm_cvtsi128_si64(nk_clmul_reduce(p));
+}
+#endif
+
+/* The product in the working basis of the selected kernel. */
+static inline u64 nk_mulw(u64 a, u64 b)
+{
+#ifdef NK_HAVE_CLMUL
+    if (nk_kernel == NK_CLMUL)
+        return nk_mul64_clmul(a, b);
+#endif
+    return nk_mul64_portable(a, b);
+}
+
+#endif

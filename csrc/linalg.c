@@ -1,0 +1,180 @@
+/*
+ * linalg.c -- Gaussian elimination over the nim field GF(2^(64 n)).
+ *
+ * Entries are n-limb nimbers in the kernel's working basis (the basis change is a field
+ * isomorphism, so determinants, ranks and solutions commute with it).  The field has
+ * characteristic 2: a row swap does not change the sign of the determinant, since -1 = 1,
+ * and the determinant equals the permanent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_inline.h"
+
+#define ELEM(m, cols, n, i, j) ((m) + ((size_t)(i) * (cols) + (j)) * (n))
+
+/* dst[k] ^= f (x) src[k] for k < len, one-limb entries: the hot loop. */
+static void axpy1(u64 *dst, const u64 *src, u64 f, size_t len)
+{
+#ifdef NK_HAVE_CLMUL
+    if (nk_kernel == NK_CLMUL) {
+        __m128i wf = _mm_cvtsi64_si128((long long)f);
+        for (size_t k = 0; k < len; k++) {
+            __m128i p = _mm_clmulepi64_si128(wf, _mm_cvtsi64_si128((long long)src[k]), 0x00);
+            dst[k] ^= (u64)_mm_cvtsi128_si64(nk_clmul_reduce(p));
+        }
+        return;
+    }
+#endif
+    for (size_t k = 0; k < len; k++)
+        dst[k] ^= nk_mul64_portable(f, src[k]);
+}
+
+/* dst[k] = f (x) dst[k]. */
+static void scale1(u64 *dst, u64 f, size_t len)
+{
+    for (size_t k = 0; k < len; k++)
+        dst[k] = nk_mulw(f, dst[k]);
+}
+
+static void axpy(u64 *dst, const u64 *src, const u64 *f, size_t len, size_t n, u64 *s)
+{
+    if (n == 1) {
+        axpy1(dst, src, f[0], len);
+        return;
+    }
+    u64 *t = s, *rest = s + n;
+    for (size_t k = 0; k < len; k++) {
+        tw_mul(f, src + k * n, t, n, rest);
+        for (size_t i = 0; i < n; i++)
+            dst[k * n + i] ^= t[i];
+    }
+}
+
+static void scale(u64 *dst, const u64 *f, size_t len, size_t n, u64 *s)
+{
+    if (n == 1) {
+        scale1(dst, f[0], len);
+        return;
+    }
+    u64 *t = s, *rest = s + n;
+    for (size_t k = 0; k < len; k++) {
+        tw_mul(f, dst + k * n, t, n, rest);
+        memcpy(dst + k * n, t, n * sizeof(u64));
+    }
+}
+
+static void swap_rows(u64 *m, size_t cols, size_t n, size_t i, size_t j)
+{
+    u64 *a = ELEM(m, cols, n, i, 0), *b = ELEM(m, cols, n, j, 0);
+    for (size_t k = 0; k < cols * n; k++) {
+        u64 t = a[k];
+        a[k] = b[k];
+        b[k] = t;
+    }
+}
+
+/* Scratch for one field element's products: the element, its inverse, a factor, and the
+ * tower's own scratch. */
+static u64 *alloc_scratch(size_t n)
+{
+    return (u64 *)malloc((4 * n + tw_scratch_limbs(n)) * sizeof(u64));
+}
+
+size_t la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, u64 *det,
+                     u64 *aug, size_t ac)
+{
+    u64 *s = alloc_scratch(n);
+    if (!s)
+        return (size_t)-1;
+    u64 *inv = s, *f = s + n, *d = s + 2 * n, *t = s + 3 * n, *rest = s + 4 * n;
+    memset(d, 0, n * sizeof(u64));
+    d[0] = nk_to_work(1);
+    size_t rank = 0;
+    for (size_t col = 0; col < c && rank < r; col++) {
+        size_t p = rank;
+        while (p < r && tw_is_zero(ELEM(m, c, n, p, col), n))
+            p++;
+        if (p == r)
+            continue;
+        if (p != rank) {
+            swap_rows(m, c, n, p, rank);
+            if (aug)
+                swap_rows(aug, ac, n, p, rank);
+        }
+        u64 *prow = ELEM(m, c, n, rank, 0);
+        tw_mul(d, prow + col * n, t, n, rest);
+        memcpy(d, t, n * sizeof(u64));
+        tw_inv(prow + col * n, inv, n, rest);
+        scale(prow + col * n, inv, c - col, n, rest);
+        if (aug)
+            scale(ELEM(aug, ac, n, rank, 0), inv, ac, n, rest);
+        for (size_t i = 0; i < r; i++) {
+            u64 *row = ELEM(m, c, n, i, 0);
+            if (i == rank || tw_is_zero(row + col * n, n))
+                continue;
+            memcpy(f, row + col * n, n * sizeof(u64));
+            axpy(row + col * n, prow + col * n, f, c - col, n, rest);
+            if (aug)
+                axpy(ELEM(aug, ac, n, i, 0), ELEM(aug, ac, n, rank, 0), f, ac, n, rest);
+        }
+        pivots[rank++] = col;
+    }
+    if (det) {
+        if (rank == r && r == c)
+            memcpy(det, d, n * sizeof(u64));
+        else
+            memset(det, 0, n * sizeof(u64));
+    }
+    free(s);
+    return rank;
+}
+
+int la_det(u64 *m, size_t r, size_t n, u64 *det)
+{
+    u64 *s = alloc_scratch(n);
+    memset(det, 0, n * sizeof(u64));
+    if (!s)
+        return -1;
+    u64 *inv = s, *f = s + n, *d = s + 2 * n, *rest = s + 4 * n;
+    memset(d, 0, n * sizeof(u64));
+    d[0] = nk_to_work(1);
+    for (size_t col = 0; col < r; col++) {
+        size_t p = col;
+        while (p < r && tw_is_zero(ELEM(m, r, n, p, col), n))
+            p++;
+        if (p == r) {
+            free(s);
+            return 0; /* singular: det stays 0 */
+        }
+        if (p != col)
+            swap_rows(m, r, n, p, col); /* no sign: -1 = 1 in characteristic 2 */
+        u64 *prow = ELEM(m, r, n, col, 0);
+        tw_mul(d, prow + col * n, f, n, rest);
+        memcpy(d, f, n * sizeof(u64));
+        tw_inv(prow + col * n, inv, n, rest);
+        for (size_t i = col + 1; i < r; i++) {
+            u64 *row = ELEM(m, r, n, i, 0);
+            if (tw_is_zero(row + col * n, n))
+                continue;
+            tw_mul(row + col * n, inv, f, n, rest);
+            axpy(row + (col + 1) * n, prow + (col + 1) * n, f, r - col - 1, n, rest);
+        }
+    }
+    memcpy(det, d, n * sizeof(u64));
+    free(s);
+    return 0;
+}
+
+int la_matmul(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n)
+{
+    memset(out, 0, r * c * n * sizeof(u64));
+    u64 *s = alloc_scratch(n);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < r; i++)
+        for (size_t j = 0; j < k; j++)
+            axpy(ELEM(out, c, n, i, 0), ELEM(b, c, n, j, 0), ELEM(a, k, n, i, j), c, n, s);
+    free(s);
+    return 0;
+}

@@ -1,0 +1,719 @@
+/*
+ * module.c -- the nimbers._core extension module: scalar nim arithmetic on Python ints of any
+ * size, the fast-path callable type behind the public operations, and the linear algebra entry
+ * points.  See _core.pyi for the Python-side contract.
+ */
+#include "pyglue.h"
+
+#include <string.h>
+
+#include "nimcore.h"
+
+const int nim_op_arity[OP_COUNT] = {2, 2, 2, 2, 1, 1, 1};
+const char *const nim_op_names[OP_COUNT] = {"add", "mul", "div", "pow", "square", "sqrt", "inv"};
+
+/* The largest field supported: GF(2^(2^24)).  Operands past it are refused up front, before
+ * memory or time runs out (a product there already takes seconds). */
+#define MAX_LIMBS ((size_t)1 << 18)
+
+/* ---- Python int <-> limbs ------------------------------------------------------------ */
+
+static Py_ssize_t long_nbytes(PyObject *o)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_AsNativeBytes(o, NULL, 0,
+                                Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+#else
+    size_t bits = _PyLong_NumBits(o);
+    if (bits == (size_t)-1 && PyErr_Occurred())
+        return -1;
+    return (Py_ssize_t)((bits + 7) / 8);
+#endif
+}
+
+static int long_to_limbs(PyObject *o, u64 *dst, size_t n)
+{
+    size_t nbytes = n * 8;
+    unsigned char *buf = (unsigned char *)PyMem_Malloc(nbytes);
+    if (!buf) {
+        PyErr_NoMemory();
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t r = PyLong_AsNativeBytes(o, buf, (Py_ssize_t)nbytes,
+                                        Py_ASNATIVEBYTES_LITTLE_ENDIAN |
+                                            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    int bad = r < 0;
+#else
+    int bad = _PyLong_AsByteArray((PyLongObject *)o, buf, nbytes, 1, 0) < 0;
+#endif
+    if (!bad)
+        for (size_t i = 0; i < n; i++) {
+            u64 v = 0;
+            for (int k = 7; k >= 0; k--)
+                v = (v << 8) | buf[8 * i + (size_t)k];
+            dst[i] = v;
+        }
+    PyMem_Free(buf);
+    return bad ? -1 : 0;
+}
+
+static PyObject *limbs_to_long(const u64 *src, size_t n)
+{
+    while (n > 1 && src[n - 1] == 0)
+        n--;
+    if (n == 1)
+        return PyLong_FromUnsignedLongLong(src[0]);
+    unsigned char *buf = (unsigned char *)PyMem_Malloc(n * 8);
+    if (!buf)
+        return PyErr_NoMemory();
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 8; k++)
+            buf[8 * i + (size_t)k] = (unsigned char)(src[i] >> (8 * k));
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *r = PyLong_FromUnsignedNativeBytes(buf, (Py_ssize_t)(n * 8),
+                                                 Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject *r = _PyLong_FromByteArray(buf, n * 8, 1, 0);
+#endif
+    PyMem_Free(buf);
+    return r;
+}
+
+/* ---- argument parsing ------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject *obj; /* borrowed */
+    u64 small;     /* the value when limbs == 1 */
+    size_t limbs;  /* limbs of the smallest nim field GF(2^(64 limbs)) holding it, >= 1 */
+} nim_arg;
+
+static void set_negative_error(PyObject *o)
+{
+    Py_ssize_t nbytes = long_nbytes(o);
+    PyErr_Clear();
+    if (nbytes >= 0 && nbytes <= 32)
+        PyErr_Format(PyExc_ValueError, "nimbers are non-negative integers, got %R", o);
+    else
+        PyErr_SetString(PyExc_ValueError, "nimbers are non-negative integers, got a negative int");
+}
+
+static size_t limbs_for_bytes(Py_ssize_t nbytes)
+{
+    size_t words = ((size_t)nbytes + 7) / 8, n = 1;
+    while (n < words)
+        n <<= 1;
+    return n;
+}
+
+static int parse_nimber(PyObject *o, nim_arg *out)
+{
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "nimbers are non-negative integers, not %.100s",
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    out->obj = o;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow == 0) {
+        if (v < 0) {
+            set_negative_error(o);
+            return -1;
+        }
+        out->small = (u64)v;
+        out->limbs = 1;
+        return 0;
+    }
+    if (overflow < 0) {
+        set_negative_error(o);
+        return -1;
+    }
+    unsigned long long u = PyLong_AsUnsignedLongLong(o);
+    if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+        out->small = u;
+        out->limbs = 1;
+        return 0;
+    }
+    PyErr_Clear();
+    Py_ssize_t nbytes = long_nbytes(o);
+    if (nbytes < 0)
+        return -1;
+    out->limbs = limbs_for_bytes(nbytes);
+    if (out->limbs > MAX_LIMBS) {
+        PyErr_Format(PyExc_ValueError,
+                     "nimbers of more than 2^24 bits are not supported (got about %zd bits)",
+                     nbytes * 8);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_arg(const nim_arg *a, u64 *dst, size_t n)
+{
+    memset(dst, 0, n * sizeof(u64));
+    if (a->limbs == 1) {
+        dst[0] = a->small;
+        return 0;
+    }
+    return long_to_limbs(a->obj, dst, n);
+}
+
+/* ---- scalar operations ------------------------------------------------------------------ */
+
+static PyObject *zero_division(nim_op op)
+{
+    PyErr_SetString(PyExc_ZeroDivisionError,
+                    op == OP_INV   ? "0 has no nim-inverse"
+                    : op == OP_DIV ? "nim-division by 0"
+                                   : "0 has no negative nim-power");
+    return NULL;
+}
+
+/* The exponent e = k mod (2^(64 n) - 1), as n limbs: every non-zero element of GF(2^(64 n))
+ * has an order dividing 2^(64 n) - 1, so this gives a^k for negative and huge k alike. */
+static int reduce_exponent(PyObject *k, size_t n, u64 *e)
+{
+    PyObject *one = PyLong_FromLong(1), *shift = PyLong_FromSize_t(64 * n);
+    PyObject *p = one && shift ? PyNumber_Lshift(one, shift) : NULL;
+    PyObject *order = p ? PyNumber_Subtract(p, one) : NULL;
+    PyObject *r = order ? PyNumber_Remainder(k, order) : NULL;
+    int status = r ? long_to_limbs(r, e, n) : -1;
+    Py_XDECREF(one);
+    Py_XDECREF(shift);
+    Py_XDECREF(p);
+    Py_XDECREF(order);
+    Py_XDECREF(r);
+    return status;
+}
+
+static PyObject *pow_zero_base(PyObject *k)
+{
+    PyObject *zero = PyLong_FromLong(0);
+    if (!zero)
+        return NULL;
+    int positive = PyObject_RichCompareBool(k, zero, Py_GT);
+    int is_zero = positive == 0 ? PyObject_RichCompareBool(k, zero, Py_EQ) : 0;
+    Py_DECREF(zero);
+    if (positive < 0 || is_zero < 0)
+        return NULL;
+    if (!positive && !is_zero)
+        return zero_division(OP_POW);
+    return PyLong_FromLong(is_zero); /* 0^0 = 1, 0^k = 0 */
+}
+
+/* All sizes: load into n limbs, change to the working basis, compute, change back. */
+static PyObject *scalar_limbs(nim_op op, const nim_arg *a, const nim_arg *b, PyObject *k)
+{
+    size_t n = a->limbs;
+    if (b && b->limbs > n)
+        n = b->limbs;
+    size_t total = 4 * n + tw_scratch_limbs(n);
+    u64 *buf = (u64 *)PyMem_Malloc(total * sizeof(u64));
+    if (!buf)
+        return PyErr_NoMemory();
+    u64 *x = buf, *y = buf + n, *out = buf + 2 * n, *t = buf + 3 * n, *s = buf + 4 * n;
+    PyObject *result = NULL;
+    if (load_arg(a, x, n) < 0 || (b && load_arg(b, y, n) < 0))
+        goto done;
+    if (op == OP_POW && reduce_exponent(k, n, y) < 0)
+        goto done;
+    tw_to_work(x, n);
+    if (op == OP_MUL || op == OP_DIV)
+        tw_to_work(y, n);
+    switch (op) {
+    case OP_MUL: tw_mul(x, y, out, n, s); break;
+    case OP_DIV:
+        tw_inv(y, t, n, s);
+        tw_mul(x, t, out, n, s);
+        break;
+    case OP_POW: tw_pow(x, y, n, out, n, s); break;
+    case OP_SQUARE: tw_square(x, out, n, s); break;
+    case OP_SQRT: tw_sqrt(x, out, n, s); break;
+    case OP_INV: tw_inv(x, out, n, s); break;
+    default: break;
+    }
+    tw_from_work(out, n);
+    result = limbs_to_long(out, n);
+done:
+    PyMem_Free(buf);
+    return result;
+}
+
+static PyObject *scalar_pow(const nim_arg *a, PyObject *k)
+{
+    if (!PyLong_Check(k)) {
+        PyErr_Format(PyExc_TypeError, "the exponent must be an int, not %.100s",
+                     Py_TYPE(k)->tp_name);
+        return NULL;
+    }
+    if (a->limbs == 1 && a->small <= 1) {
+        if (a->small == 0)
+            return pow_zero_base(k);
+        return PyLong_FromLong(1);
+    }
+    if (a->limbs == 1) {
+        int overflow = 0;
+        long long e = PyLong_AsLongLongAndOverflow(k, &overflow);
+        if (e == -1 && PyErr_Occurred())
+            return NULL;
+        if (!overflow && e >= 0)
+            return PyLong_FromUnsignedLongLong(nk_pow(a->small, (u64)e));
+    }
+    return scalar_limbs(OP_POW, a, NULL, k);
+}
+
+PyObject *nim_scalar(nim_op op, PyObject *ao, PyObject *bo)
+{
+    nim_arg a, b = {NULL, 0, 1};
+    if (parse_nimber(ao, &a) < 0)
+        return NULL;
+    if (op == OP_POW)
+        return scalar_pow(&a, bo);
+    int binary = nim_op_arity[op] == 2;
+    if (binary && parse_nimber(bo, &b) < 0)
+        return NULL;
+    if ((op == OP_INV && a.limbs == 1 && a.small == 0) ||
+        (op == OP_DIV && b.limbs == 1 && b.small == 0))
+        return zero_division(op);
+    if (a.limbs == 1 && (!binary || b.limbs == 1)) {
+        u64 x = a.small, y = binary ? b.small : 0, r = 0;
+        switch (op) {
+        case OP_ADD: r = x ^ y; break;
+        case OP_MUL: r = nk_mul(x, y); break;
+        case OP_DIV: r = nk_mul(x, nk_inv(y)); break;
+        case OP_SQUARE: r = nk_square(x); break;
+        case OP_SQRT: r = nk_sqrt(x); break;
+        case OP_INV: r = nk_inv(x); break;
+        default: break;
+        }
+        return PyLong_FromUnsignedLongLong(r);
+    }
+    if (op == OP_ADD) /* nim-sum is XOR, on ints of any size */
+        return PyNumber_Xor(ao, bo);
+    return scalar_limbs(op, &a, binary ? &b : NULL, NULL);
+}
+
+/* ---- the fast-path callable ------------------------------------------------------------- */
+
+/* NimOp(op, ufunc, array_call): calling it with exact ints of the right number runs the C
+ * scalar path without touching numpy; anything else goes to array_call(*args, **kwargs),
+ * the Python layer that validates arrays and calls the ufunc. */
+typedef struct {
+    PyObject_HEAD
+    nim_op op;
+    PyObject *ufunc;
+    PyObject *array_call;
+} NimOpObject;
+
+static PyObject *nimop_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"op", "ufunc", "array_call", NULL};
+    const char *opname;
+    PyObject *ufunc, *array_call;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sOO", names, &opname, &ufunc, &array_call))
+        return NULL;
+    int op = -1;
+    for (int i = 0; i < OP_COUNT; i++)
+        if (strcmp(opname, nim_op_names[i]) == 0)
+            op = i;
+    if (op < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown nim operation %s", opname);
+        return NULL;
+    }
+    if (!PyCallable_Check(array_call)) {
+        PyErr_SetString(PyExc_TypeError, "array_call must be callable");
+        return NULL;
+    }
+    NimOpObject *self = (NimOpObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->op = (nim_op)op;
+    Py_INCREF(ufunc);
+    self->ufunc = ufunc;
+    Py_INCREF(array_call);
+    self->array_call = array_call;
+    return (PyObject *)self;
+}
+
+static int nimop_traverse(NimOpObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->ufunc);
+    Py_VISIT(self->array_call);
+    return 0;
+}
+
+static int nimop_clear(NimOpObject *self)
+{
+    Py_CLEAR(self->ufunc);
+    Py_CLEAR(self->array_call);
+    return 0;
+}
+
+static void nimop_dealloc(NimOpObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    nimop_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *nimop_call(NimOpObject *self, PyObject *args, PyObject *kw)
+{
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    if ((!kw || PyDict_GET_SIZE(kw) == 0) && nargs == nim_op_arity[self->op]) {
+        PyObject *a = PyTuple_GET_ITEM(args, 0);
+        PyObject *b = nargs == 2 ? PyTuple_GET_ITEM(args, 1) : NULL;
+        if (PyLong_Check(a) && (!b || PyLong_Check(b)))
+            return nim_scalar(self->op, a, b);
+    }
+    return PyObject_Call(self->array_call, args, kw);
+}
+
+static PyObject *nimop_get_ufunc(NimOpObject *self, void *closure)
+{
+    (void)closure;
+    Py_INCREF(self->ufunc);
+    return self->ufunc;
+}
+
+static PyObject *nimop_get_op(NimOpObject *self, void *closure)
+{
+    (void)closure;
+    return PyUnicode_FromString(nim_op_names[self->op]);
+}
+
+static PyGetSetDef nimop_getset[] = {
+    {"ufunc", (getter)nimop_get_ufunc, NULL, "the numpy ufunc behind the array path", NULL},
+    {"op", (getter)nimop_get_op, NULL, "the operation's name", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject NimOpType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nimbers._core.NimOp",
+    .tp_basicsize = sizeof(NimOpObject),
+    .tp_dealloc = (destructor)nimop_dealloc,
+    .tp_call = (ternaryfunc)nimop_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "NimOp(op, ufunc, array_call): a nim operation with a C fast path for ints.",
+    .tp_traverse = (traverseproc)nimop_traverse,
+    .tp_clear = (inquiry)nimop_clear,
+    .tp_getset = nimop_getset,
+    .tp_new = nimop_new,
+};
+
+/* ---- module functions: scalars ------------------------------------------------------------ */
+
+#define UNARY(name, op)                                                                   \
+    static PyObject *py_##name(PyObject *m, PyObject *a)                                  \
+    {                                                                                     \
+        (void)m;                                                                          \
+        return nim_scalar(op, a, NULL);                                                   \
+    }
+#define BINARY(name, op)                                                                  \
+    static PyObject *py_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs)      \
+    {                                                                                     \
+        (void)m;                                                                          \
+        if (nargs != 2) {                                                                 \
+            PyErr_SetString(PyExc_TypeError, #name "() takes exactly 2 arguments");       \
+            return NULL;                                                                  \
+        }                                                                                 \
+        return nim_scalar(op, args[0], args[1]);                                          \
+    }
+
+BINARY(add, OP_ADD)
+BINARY(mul, OP_MUL)
+BINARY(div, OP_DIV)
+BINARY(pow, OP_POW)
+UNARY(square, OP_SQUARE)
+UNARY(sqrt, OP_SQRT)
+UNARY(inv, OP_INV)
+
+static PyObject *py_mul_portable(PyObject *m, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)m;
+    unsigned long long a, b;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "mul_portable() takes exactly 2 arguments");
+        return NULL;
+    }
+    a = PyLong_AsUnsignedLongLong(args[0]);
+    if (a == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    b = PyLong_AsUnsignedLongLong(args[1]);
+    if (b == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    return PyLong_FromUnsignedLongLong(nk_mul_portable(a, b));
+}
+
+static PyObject *py_set_kernel(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!name) {
+        PyErr_SetString(PyExc_TypeError, "set_kernel() takes 'portable', 'clmul' or 'auto'");
+        return NULL;
+    }
+    int k = strcmp(name, "portable") == 0 ? NK_PORTABLE
+            : strcmp(name, "clmul") == 0  ? NK_CLMUL
+            : strcmp(name, "auto") == 0   ? (nk_clmul_available() ? NK_CLMUL : NK_PORTABLE)
+                                          : -1;
+    if (k < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown kernel %R: use 'portable', 'clmul' or 'auto'",
+                     arg);
+        return NULL;
+    }
+    if (nk_set_kernel(k) < 0) {
+        PyErr_SetString(PyExc_ValueError, "this CPU has no carry-less multiplication");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_get_kernel(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    return PyUnicode_FromString(nk_get_kernel() == NK_CLMUL ? "clmul" : "portable");
+}
+
+static PyObject *py_clmul_available(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    return PyBool_FromLong(nk_clmul_available());
+}
+
+static PyObject *py_poly_basis(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    return Py_BuildValue("(KK)", (unsigned long long)nk_poly_generator(),
+                         (unsigned long long)nk_poly_modulus_low());
+}
+
+/* ---- module functions: linear algebra ------------------------------------------------ */
+
+/* A matrix travels as a C-contiguous uint64 buffer of shape (rows, cols, limbs), limbs a
+ * power of two: one limb for entries below 2^64, more for the arbitrary-precision path. */
+typedef struct {
+    Py_buffer view;
+    size_t rows, cols, limbs;
+} matrix_arg;
+
+static int get_matrix(PyObject *o, matrix_arg *m, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, &m->view, flags) < 0)
+        return -1;
+    const char *fmt = m->view.format ? m->view.format : "B";
+    if (*fmt == '<' || *fmt == '=' || *fmt == '@')
+        fmt++;
+    int ok = m->view.ndim == 3 && m->view.itemsize == 8 && strchr("QLK", *fmt) && fmt[1] == 0;
+    if (ok) {
+        m->rows = (size_t)m->view.shape[0];
+        m->cols = (size_t)m->view.shape[1];
+        m->limbs = (size_t)m->view.shape[2];
+        ok = m->limbs >= 1 && (m->limbs & (m->limbs - 1)) == 0 && m->limbs <= MAX_LIMBS;
+    }
+    if (!ok) {
+        PyBuffer_Release(&m->view);
+        PyErr_SetString(PyExc_ValueError,
+                        "expected a C-contiguous uint64 array of shape (rows, cols, limbs)");
+        return -1;
+    }
+    return 0;
+}
+
+static void matrix_to_work(matrix_arg *m)
+{
+    tw_to_work((u64 *)m->view.buf, m->rows * m->cols * m->limbs);
+}
+
+static void matrix_from_work(matrix_arg *m)
+{
+    tw_from_work((u64 *)m->view.buf, m->rows * m->cols * m->limbs);
+}
+
+static PyObject *py_det(PyObject *mod, PyObject *arg)
+{
+    (void)mod;
+    matrix_arg m;
+    if (get_matrix(arg, &m, 1) < 0)
+        return NULL;
+    if (m.rows != m.cols) {
+        PyBuffer_Release(&m.view);
+        PyErr_SetString(PyExc_ValueError, "det needs a square matrix");
+        return NULL;
+    }
+    u64 *det = (u64 *)PyMem_Calloc(m.limbs, sizeof(u64));
+    int status = det ? 0 : -1;
+    if (det) {
+        Py_BEGIN_ALLOW_THREADS
+        matrix_to_work(&m);
+        status = la_det((u64 *)m.view.buf, m.rows, m.limbs, det);
+        tw_from_work(det, m.limbs);
+        matrix_from_work(&m);
+        Py_END_ALLOW_THREADS
+    }
+    PyObject *r = status < 0 ? PyErr_NoMemory() : limbs_to_long(det, m.limbs);
+    PyMem_Free(det);
+    PyBuffer_Release(&m.view);
+    return r;
+}
+
+static PyObject *py_row_reduce(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "row_reduce(matrix, augmented_or_None)");
+        return NULL;
+    }
+    matrix_arg m, a;
+    int has_aug = args[1] != Py_None;
+    if (get_matrix(args[0], &m, 1) < 0)
+        return NULL;
+    if (has_aug && get_matrix(args[1], &a, 1) < 0) {
+        PyBuffer_Release(&m.view);
+        return NULL;
+    }
+    if (has_aug && (a.rows != m.rows || a.limbs != m.limbs)) {
+        PyBuffer_Release(&m.view);
+        PyBuffer_Release(&a.view);
+        PyErr_SetString(PyExc_ValueError, "the augmented matrix must have as many rows");
+        return NULL;
+    }
+    size_t npiv = m.rows < m.cols ? m.rows : m.cols;
+    size_t *pivots = (size_t *)PyMem_Malloc((npiv + 1) * sizeof(size_t));
+    u64 *det = (u64 *)PyMem_Calloc(m.limbs, sizeof(u64));
+    size_t rank = (size_t)-1;
+    if (pivots && det) {
+        Py_BEGIN_ALLOW_THREADS
+        matrix_to_work(&m);
+        if (has_aug)
+            matrix_to_work(&a);
+        rank = la_row_reduce((u64 *)m.view.buf, m.rows, m.cols, m.limbs, pivots, det,
+                             has_aug ? (u64 *)a.view.buf : NULL, has_aug ? a.cols : 0);
+        matrix_from_work(&m);
+        if (has_aug)
+            matrix_from_work(&a);
+        tw_from_work(det, m.limbs);
+        Py_END_ALLOW_THREADS
+    }
+    PyObject *result = NULL;
+    if (rank == (size_t)-1) {
+        PyErr_NoMemory();
+    } else {
+        PyObject *piv = PyList_New((Py_ssize_t)rank);
+        for (size_t i = 0; piv && i < rank; i++)
+            PyList_SET_ITEM(piv, (Py_ssize_t)i, PyLong_FromSize_t(pivots[i]));
+        PyObject *d = m.rows == m.cols ? limbs_to_long(det, m.limbs) : (Py_INCREF(Py_None), Py_None);
+        if (piv && d)
+            result = Py_BuildValue("(nOO)", (Py_ssize_t)rank, piv, d);
+        Py_XDECREF(piv);
+        Py_XDECREF(d);
+    }
+    PyMem_Free(pivots);
+    PyMem_Free(det);
+    PyBuffer_Release(&m.view);
+    if (has_aug)
+        PyBuffer_Release(&a.view);
+    return result;
+}
+
+static PyObject *py_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "matmul(a, b, out)");
+        return NULL;
+    }
+    matrix_arg a, b, o;
+    if (get_matrix(args[0], &a, 1) < 0)
+        return NULL;
+    if (get_matrix(args[1], &b, 1) < 0) {
+        PyBuffer_Release(&a.view);
+        return NULL;
+    }
+    if (get_matrix(args[2], &o, 1) < 0) {
+        PyBuffer_Release(&a.view);
+        PyBuffer_Release(&b.view);
+        return NULL;
+    }
+    int status = -2;
+    if (a.cols == b.rows && o.rows == a.rows && o.cols == b.cols && a.limbs == b.limbs &&
+        a.limbs == o.limbs) {
+        Py_BEGIN_ALLOW_THREADS
+        matrix_to_work(&a);
+        matrix_to_work(&b);
+        status = la_matmul((u64 *)a.view.buf, (u64 *)b.view.buf, (u64 *)o.view.buf, a.rows,
+                           a.cols, b.cols, a.limbs);
+        matrix_from_work(&a);
+        matrix_from_work(&b);
+        matrix_from_work(&o);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&a.view);
+    PyBuffer_Release(&b.view);
+    PyBuffer_Release(&o.view);
+    if (status == -2) {
+        PyErr_SetString(PyExc_ValueError, "matmul: shapes do not match");
+        return NULL;
+    }
+    if (status < 0)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"add", (PyCFunction)(void (*)(void))py_add, METH_FASTCALL, "add(a, b): nim-sum"},
+    {"mul", (PyCFunction)(void (*)(void))py_mul, METH_FASTCALL, "mul(a, b): nim-product"},
+    {"div", (PyCFunction)(void (*)(void))py_div, METH_FASTCALL, "div(a, b): nim-quotient"},
+    {"pow", (PyCFunction)(void (*)(void))py_pow, METH_FASTCALL, "pow(a, k): nim-power"},
+    {"square", py_square, METH_O, "square(a): nim-square"},
+    {"sqrt", py_sqrt, METH_O, "sqrt(a): nim square root"},
+    {"inv", py_inv, METH_O, "inv(a): nim-inverse"},
+    {"mul_portable", (PyCFunction)(void (*)(void))py_mul_portable, METH_FASTCALL,
+     "mul_portable(a, b): the portable 64-bit kernel, whatever kernel is selected"},
+    {"set_kernel", py_set_kernel, METH_O, "set_kernel('portable'|'clmul'|'auto')"},
+    {"get_kernel", py_get_kernel, METH_NOARGS, "get_kernel() -> 'portable' or 'clmul'"},
+    {"clmul_available", py_clmul_available, METH_NOARGS, "whether the CPU has carry-less multiply"},
+    {"poly_basis", py_poly_basis, METH_NOARGS, "(alpha, r): basis generator and m(t) = t^64 + r"},
+    {"det", py_det, METH_O, "det(m): determinant of an (r, r, limbs) uint64 array (overwritten)"},
+    {"row_reduce", (PyCFunction)(void (*)(void))py_row_reduce, METH_FASTCALL,
+     "row_reduce(m, aug) -> (rank, pivots, det): in place, to reduced row echelon form"},
+    {"matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
+     "matmul(a, b, out): out = a @ b over the nim field"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "nimbers._core",
+    "The compiled core of nimbers: nim arithmetic, ufuncs and linear algebra.", -1, core_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    nk_init();
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m)
+        return NULL;
+    if (PyType_Ready(&NimOpType) < 0)
+        goto fail;
+    Py_INCREF(&NimOpType);
+    if (PyModule_AddObject(m, "NimOp", (PyObject *)&NimOpType) < 0) {
+        Py_DECREF(&NimOpType);
+        goto fail;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_BITS", (long)(MAX_LIMBS * 64)) < 0)
+        goto fail;
+    if (nim_add_ufuncs(m) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

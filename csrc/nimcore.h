@@ -1,0 +1,89 @@
+/*
+ * nimcore.h -- the arithmetic of the nim field, in plain C99.
+ *
+ * Layers (each file implements one):
+ *   kernel64.c  products, squares, roots and inverses of nimbers below 2^64,
+ *               with a portable table path and a carry-less-multiplication path
+ *               (PCLMULQDQ) in a polynomial basis isomorphic to the nim field.
+ *   tower.c     nimbers of any size as arrays of 64-bit limbs, split on the
+ *               Fermat tower a = a1*X (+) a0 down to the 64-bit kernel.
+ *   linalg.c    Gaussian elimination over the nim field, limbs of any size.
+ * module.c and ufuncs.c bind these to Python and numpy; nothing here needs Python.
+ */
+#ifndef NIMCORE_H
+#define NIMCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t u64;
+
+/* ---- kernel64.c ------------------------------------------------------- */
+
+enum { NK_PORTABLE = 0, NK_CLMUL = 1 };
+
+/* Builds every table (a few hundred microseconds); call once before anything else. */
+void nk_init(void);
+/* 1 when the CPU can run the carry-less path. */
+int nk_clmul_available(void);
+/* Selects the kernel; returns -1 when the CPU lacks it. */
+int nk_set_kernel(int kernel);
+int nk_get_kernel(void);
+
+/* The "working basis" is the basis in which the selected kernel multiplies: the nim basis
+ * itself for the portable kernel, the polynomial basis for the carry-less one.  Both maps are
+ * GF(2)-linear, so nim-sums (XOR) are the same in both bases: code that chains many products
+ * converts once on the way in and once on the way out. */
+u64 nk_to_work(u64 a);
+u64 nk_from_work(u64 a);
+u64 nk_mul_work(u64 a, u64 b);      /* product of two values in the working basis */
+
+/* Nim basis in, nim basis out. */
+u64 nk_mul(u64 a, u64 b);
+u64 nk_square(u64 a);
+u64 nk_sqrt(u64 a);
+u64 nk_inv(u64 a);                  /* a != 0 */
+u64 nk_pow(u64 a, u64 e);           /* plain exponent, no reduction; nk_pow(0, 0) == 1 */
+
+/* The portable kernel, always available (tests compare the two paths). */
+u64 nk_mul_portable(u64 a, u64 b);
+
+/* Whole-array products for the ufunc loops: o[i] = a[i] (x) b[i] with byte strides. */
+void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+                    u64 *o, ptrdiff_t so, size_t n);
+
+/* Polynomial-basis facts, for tests and documentation. */
+u64 nk_poly_modulus_low(void);      /* m(t) = t^64 + this */
+u64 nk_poly_generator(void);        /* alpha, whose powers form the basis */
+
+/* ---- tower.c ------------------------------------------------------------ */
+
+/* A nimber of n limbs (n a power of two) is a little-endian array of n u64s; it lies in the
+ * field GF(2^(64 n)).  Scratch space: tw_scratch_limbs(n) limbs. */
+size_t tw_scratch_limbs(size_t n);
+void tw_to_work(u64 *a, size_t n);
+void tw_from_work(u64 *a, size_t n);
+/* Working-basis operations (see above); out may not alias inputs unless stated. */
+void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch);
+void tw_square(const u64 *a, u64 *out, size_t n, u64 *scratch);  /* out may alias a */
+void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *scratch);    /* out may alias a */
+void tw_inv(const u64 *a, u64 *out, size_t n, u64 *scratch);     /* a != 0 */
+/* a^e with e given as ne little-endian limbs. */
+void tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *scratch);
+int tw_is_zero(const u64 *a, size_t n);
+
+/* ---- linalg.c ----------------------------------------------------------- */
+
+/* Row-reduces an r x c matrix of n-limb nimbers (row-major, in the working basis) in place
+ * to reduced row echelon form.  pivots receives the pivot column of each pivot row; the
+ * return value is the rank.  det, when not NULL and r == c, receives the determinant (n limbs).
+ * aug, when not NULL, is an r x ac matrix that receives the same row operations. */
+size_t la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, u64 *det,
+                     u64 *aug, size_t ac);
+/* Determinant of an r x r matrix (destroys m).  These return 0, or -1 when out of memory
+ * (la_row_reduce then returns (size_t)-1). */
+int la_det(u64 *m, size_t r, size_t n, u64 *det);
+/* out (r x c) = a (r x k) times b (k x c). */
+int la_matmul(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * tower.c -- nimbers of any size, as arrays of n 64-bit limbs (n a power of two).
+ *
+ * A value a < 2^(64 n) is split on the Fermat tower as a = a1 * X ^ a0 with X = 2^(32 n),
+ * and h = X / 2 (notes, "The tower"):
+ *   product      3 half-size products (Karatsuba), cost ~ n^1.58 kernel products;
+ *   times h      3 half-size "times h" (h = X' (x) h' one level down);
+ *   square       (b1 X + b0)^2 = b1^2 X + (b1^2 (x) h + b0^2);
+ *   square root  sqrt(a1 X + a0) = sqrt(a1) X + sqrt(a0 + a1 (x) h);
+ *   inverse      conj(a) (x) N(a)^-1 with N(a) = a0 (x) (a0 + a1) + a1^2 (x) h.
+ * All values are in the kernel's working basis; the basis change is limb by limb, since the
+ * tower above 64 bits only ever XORs limbs and multiplies single limbs.
+ */
+#include <string.h>
+
+#include "kernel_inline.h"
+
+size_t tw_scratch_limbs(size_t n) { return 10 * n + 16; }
+
+int tw_is_zero(const u64 *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i])
+            return 0;
+    return 1;
+}
+
+void tw_to_work(u64 *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = nk_to_work(a[i]);
+}
+
+void tw_from_work(u64 *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = nk_from_work(a[i]);
+}
+
+static void xor_into(u64 *dst, const u64 *a, const u64 *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] = a[i] ^ b[i];
+}
+
+/* out = c (x) 2^(64 n - 1); out must not alias c.  Scratch: n limbs. */
+static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
+{
+    if (n == 1) {
+        out[0] = nk_mulw(c[0], nk_half_work[nk_kernel]);
+        return;
+    }
+    size_t h = n / 2;
+    xor_into(s, c, c + h, h);
+    mul_half(s, out + h, h, s + h);      /* high half: (c0 ^ c1) (x) h' */
+    mul_half(c + h, s, h, s + h);        /* c1 (x) h' ... */
+    mul_half(s, out, h, s + h);          /* ... (x) h' again: the low half */
+}
+
+void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+{
+    if (n == 1) {
+        out[0] = nk_mulw(a[0], b[0]);
+        return;
+    }
+    size_t h = n / 2;
+    u64 *sa = s, *sb = s + h, *p1 = s + 2 * h, *rest = s + 3 * h;
+    tw_mul(a, b, out, h, rest);                 /* p0 -> low half of out */
+    tw_mul(a + h, b + h, out + h, h, rest);     /* p2 -> high half of out */
+    xor_into(sa, a, a + h, h);
+    xor_into(sb, b, b + h, h);
+    tw_mul(sa, sb, p1, h, rest);
+    mul_half(out + h, sa, h, rest);             /* p2 (x) h, into sa */
+    for (size_t i = 0; i < h; i++) {
+        u64 p0 = out[i];
+        out[h + i] = p1[i] ^ p0;
+        out[i] = p0 ^ sa[i];
+    }
+}
+
+void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    if (n == 1) {
+        out[0] = nk_mulw(a[0], a[0]);
+        return;
+    }
+    size_t h = n / 2;
+    u64 *sq1 = s, *sq0 = s + h, *mh = s + 2 * h, *rest = s + 3 * h;
+    tw_square(a + h, sq1, h, rest);
+    tw_square(a, sq0, h, rest);
+    mul_half(sq1, mh, h, rest);
+    for (size_t i = 0; i < h; i++) {
+        out[h + i] = sq1[i];
+        out[i] = mh[i] ^ sq0[i];
+    }
+}
+
+void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    if (n == 1) {
+        out[0] = nk_to_work(nk_sqrt(nk_from_work(a[0])));
+        return;
+    }
+    size_t h = n / 2;
+    u64 *t = s, *r1 = s + h, *r0 = s + 2 * h, *rest = s + 3 * h;
+    mul_half(a + h, t, h, rest);
+    for (size_t i = 0; i < h; i++)
+        t[i] ^= a[i];
+    tw_sqrt(a + h, r1, h, rest);
+    tw_sqrt(t, r0, h, rest);
+    memcpy(out + h, r1, h * sizeof(u64));
+    memcpy(out, r0, h * sizeof(u64));
+}
+
+void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    if (n == 1) {
+        out[0] = nk_to_work(nk_inv(nk_from_work(a[0])));
+        return;
+    }
+    size_t h = n / 2;
+    u64 *x = s, *p = s + h, *q = s + 2 * h, *r = s + 3 * h, *lo = s + 4 * h, *rest = s + 5 * h;
+    xor_into(x, a, a + h, h);                   /* a0 ^ a1 */
+    tw_mul(a, x, p, h, rest);                   /* a0 (x) (a0 ^ a1) */
+    tw_square(a + h, q, h, rest);               /* a1^2 */
+    mul_half(q, r, h, rest);                    /* a1^2 (x) h */
+    for (size_t i = 0; i < h; i++)
+        p[i] ^= r[i];                           /* the norm N(a), in the subfield */
+    tw_inv(p, q, h, rest);                      /* N^-1 */
+    tw_mul(a + h, q, r, h, rest);               /* high half: a1 (x) N^-1 */
+    tw_mul(x, q, lo, h, rest);                  /* low half: (a0 ^ a1) (x) N^-1 */
+    memcpy(out + h, r, h * sizeof(u64));
+    memcpy(out, lo, h * sizeof(u64));
+}
+
+void tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s)
+{
+    u64 *w = s, *r = s + n, *t = s + 2 * n, *rest = s + 3 * n;
+    memcpy(w, a, n * sizeof(u64));
+    memset(r, 0, n * sizeof(u64));
+    r[0] = nk_to_work(1);
+    size_t top = ne * 64;
+    while (top > 0 && !(e[(top - 1) / 64] >> ((top - 1) % 64) & 1))
+        top--;
+    for (size_t bit = 0; bit < top; bit++) {
+        if (e[bit / 64] >> (bit % 64) & 1) {
+            tw_mul(r, w, t, n, rest);
+            memcpy(r, t, n * sizeof(u64));
+        }
+        if (bit + 1 < top)
+            tw_square(w, w, n, rest);
+    }
+    memcpy(out, r, n * sizeof(u64));
+}

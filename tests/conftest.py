@@ -1,0 +1,20 @@
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+
+import nimbers  # noqa: E402
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+KERNELS = ["portable"] + (["clmul"] if nimbers.arith._core.clmul_available() else [])
+
+
+@pytest.fixture(params=KERNELS)
+def kernel(request):
+    """Runs a test once per 64-bit kernel the CPU has, restoring the default after."""
+    nimbers.set_kernel(request.param)
+    yield request.param
+    nimbers.set_kernel("auto")

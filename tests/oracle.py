@@ -1,0 +1,50 @@
+"""Independent slow oracles for the tests: straight from the definitions, sharing no code
+with the library."""
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=None)
+def fermat_mul(a: int, b: int) -> int:
+    """Nim-product by the Fermat-power recursion of the blog reference (Conway's rules):
+    split on the largest Fermat power X = 2^(2^k) below the operands, use X (x) X = 3X/2
+    and X (x) y = X * y for y < X, and distributivity."""
+    if a < 2 or b < 2:
+        return a * b
+    k = 1
+    while (1 << k) <= max(a, b):
+        k <<= 1
+    half = k >> 1
+    X = 1 << half
+    a1, a0 = a >> half, a & (X - 1)
+    b1, b0 = b >> half, b & (X - 1)
+    # (a1 X + a0)(b1 X + b0) = a1 b1 X^2 + (a1 b0 + a0 b1) X + a0 b0, X^2 = X + X/2
+    hi = fermat_mul(a1, b1) ^ fermat_mul(a1, b0) ^ fermat_mul(a0, b1)
+    lo = fermat_mul(a0, b0) ^ fermat_mul(fermat_mul(a1, b1), X >> 1)
+    return (hi << half) ^ lo
+
+
+def mex(values) -> int:
+    s = set(values)
+    m = 0
+    while m in s:
+        m += 1
+    return m
+
+
+def mex_mul_table(n: int) -> list[list[int]]:
+    """The multiplication table from its definition (Turning Corners):
+    T[a][b] = mex{T[a'][b] ^ T[a][b'] ^ T[a'][b'] : a' < a, b' < b}."""
+    t = [[0] * n for _ in range(n)]
+    for a in range(n):
+        for b in range(n):
+            t[a][b] = mex(t[x][b] ^ t[a][y] ^ t[x][y] for x in range(a) for y in range(b))
+    return t
+
+
+def load_table(path) -> list[list[int]]:
+    rows = []
+    for line in open(path, encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            rows.append([int(x) for x in line.split()])
+    return rows
