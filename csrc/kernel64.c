@@ -18,6 +18,7 @@ uint32_t nk_log16[65536];
 uint16_t nk_exp16[4 * 65535 + 1];
 int nk_kernel = NK_PORTABLE;
 u64 nk_half_work[2];
+u64 nk_half_squared_work[2];
 NK_ALIGN64 nk_lintab nk_to_poly_tab;
 NK_ALIGN64 nk_lintab nk_from_poly_tab;
 NK_ALIGN64 static nk_lintab square_tab;
@@ -173,6 +174,9 @@ static int build_poly_basis(u64 alpha)
     poly_alpha = alpha;
     nk_half_work[NK_PORTABLE] = (u64)1 << 63;
     nk_half_work[NK_CLMUL] = nk_apply_linear(nk_to_poly_tab, (u64)1 << 63);
+    u64 hh = nk_mul64_portable((u64)1 << 63, (u64)1 << 63);
+    nk_half_squared_work[NK_PORTABLE] = hh;
+    nk_half_squared_work[NK_CLMUL] = nk_apply_linear(nk_to_poly_tab, hh);
     return 1;
 }
 

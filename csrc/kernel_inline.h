@@ -28,6 +28,7 @@ extern uint16_t nk_exp16[4 * 65535 + 1];
 extern int nk_kernel;
 /* 2^63 = h for the Fermat power X = 2^64 (X (x) X = X ^ h), in each kernel's basis. */
 extern u64 nk_half_work[2];
+extern u64 nk_half_squared_work[2]; /* (2^63) (x) (2^63) */
 
 /* Linear maps on 64-bit vectors as eight byte tables (x -> sum of tab[j][byte j of x]). */
 typedef u64 nk_lintab[8][256];

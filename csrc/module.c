@@ -5,6 +5,7 @@
  */
 #include "pyglue.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "nimcore.h"
@@ -114,28 +115,22 @@ static int parse_nimber(PyObject *o, nim_arg *out)
         return -1;
     }
     out->obj = o;
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow == 0) {
-        if (v < 0) {
-            set_negative_error(o);
-            return -1;
-        }
-        out->small = (u64)v;
-        out->limbs = 1;
-        return 0;
-    }
-    if (overflow < 0) {
-        set_negative_error(o);
-        return -1;
-    }
-    unsigned long long u = PyLong_AsUnsignedLongLong(o);
+    unsigned long long u = PyLong_AsUnsignedLongLong(o); /* the common case, in one call */
     if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
         out->small = u;
         out->limbs = 1;
         return 0;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+        return -1;
+    PyErr_Clear();
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow < 0 || (overflow == 0 && v < 0)) {
+        set_negative_error(o);
+        return -1;
     }
     PyErr_Clear();
     Py_ssize_t nbytes = long_nbytes(o);
@@ -299,14 +294,49 @@ PyObject *nim_scalar(nim_op op, PyObject *ao, PyObject *bo)
 /* ---- the fast-path callable ------------------------------------------------------------- */
 
 /* NimOp(op, ufunc, array_call): calling it with exact ints of the right number runs the C
- * scalar path without touching numpy; anything else goes to array_call(*args, **kwargs),
- * the Python layer that validates arrays and calls the ufunc. */
+ * scalar path without touching numpy.  Anything else, and the ufunc methods (outer, reduce,
+ * accumulate, reduceat, at), go to array_call(self, method_name, *args, **kwargs): the
+ * Python layer, which validates the operands and calls the ufunc. */
 typedef struct {
     PyObject_HEAD
     nim_op op;
     PyObject *ufunc;
     PyObject *array_call;
+    PyObject *dict;
+    vectorcallfunc vectorcall;
 } NimOpObject;
+
+/* array_call(self, method, *args, **kwargs) with vectorcall arguments. */
+static PyObject *forward(NimOpObject *self, const char *method, PyObject *const *args,
+                         size_t nargs, PyObject *kwnames)
+{
+    size_t nkw = kwnames ? (size_t)PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject **all = (PyObject **)PyMem_Malloc((nargs + nkw + 2) * sizeof(PyObject *));
+    PyObject *name = PyUnicode_FromString(method);
+    PyObject *r = NULL;
+    if (all && name) {
+        all[0] = (PyObject *)self;
+        all[1] = name;
+        for (size_t i = 0; i < nargs + nkw; i++)
+            all[i + 2] = args[i];
+        r = PyObject_Vectorcall(self->array_call, all, nargs + 2, kwnames);
+    } else if (!all) {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(name);
+    PyMem_Free(all);
+    return r;
+}
+
+static PyObject *nimop_vectorcall(NimOpObject *self, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (!kwnames && nargs == nim_op_arity[self->op] && PyLong_Check(args[0]) &&
+        (nargs == 1 || PyLong_Check(args[1])))
+        return nim_scalar(self->op, args[0], nargs == 2 ? args[1] : NULL);
+    return forward(self, "__call__", args, (size_t)nargs, kwnames);
+}
 
 static PyObject *nimop_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -335,6 +365,8 @@ static PyObject *nimop_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     self->ufunc = ufunc;
     Py_INCREF(array_call);
     self->array_call = array_call;
+    self->dict = NULL;
+    self->vectorcall = (vectorcallfunc)nimop_vectorcall;
     return (PyObject *)self;
 }
 
@@ -342,6 +374,7 @@ static int nimop_traverse(NimOpObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->ufunc);
     Py_VISIT(self->array_call);
+    Py_VISIT(self->dict);
     return 0;
 }
 
@@ -349,6 +382,7 @@ static int nimop_clear(NimOpObject *self)
 {
     Py_CLEAR(self->ufunc);
     Py_CLEAR(self->array_call);
+    Py_CLEAR(self->dict);
     return 0;
 }
 
@@ -359,17 +393,33 @@ static void nimop_dealloc(NimOpObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *nimop_call(NimOpObject *self, PyObject *args, PyObject *kw)
+static PyObject *nimop_repr(NimOpObject *self)
 {
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    if ((!kw || PyDict_GET_SIZE(kw) == 0) && nargs == nim_op_arity[self->op]) {
-        PyObject *a = PyTuple_GET_ITEM(args, 0);
-        PyObject *b = nargs == 2 ? PyTuple_GET_ITEM(args, 1) : NULL;
-        if (PyLong_Check(a) && (!b || PyLong_Check(b)))
-            return nim_scalar(self->op, a, b);
-    }
-    return PyObject_Call(self->array_call, args, kw);
+    return PyUnicode_FromFormat("<nimbers operation nim_%s>", nim_op_names[self->op]);
 }
+
+#define FORWARD_METHOD(name)                                                               \
+    static PyObject *nimop_##name(NimOpObject *self, PyObject *const *args, Py_ssize_t n,  \
+                                  PyObject *kwnames)                                       \
+    {                                                                                      \
+        return forward(self, #name, args, (size_t)n, kwnames);                             \
+    }
+FORWARD_METHOD(outer)
+FORWARD_METHOD(reduce)
+FORWARD_METHOD(accumulate)
+FORWARD_METHOD(reduceat)
+FORWARD_METHOD(at)
+
+#define METHOD(name, doc)                                                                  \
+    {#name, (PyCFunction)(void (*)(void))nimop_##name, METH_FASTCALL | METH_KEYWORDS, doc}
+static PyMethodDef nimop_methods[] = {
+    METHOD(outer, "outer(a, b, **kw): the table of op(a[i], b[j]), as numpy's ufunc.outer"),
+    METHOD(reduce, "reduce(a, axis=0, **kw): folds along an axis, as numpy's ufunc.reduce"),
+    METHOD(accumulate, "accumulate(a, axis=0, **kw): running folds, as numpy's ufunc.accumulate"),
+    METHOD(reduceat, "reduceat(a, indices, axis=0, **kw): folds over slices, as numpy's"),
+    METHOD(at, "at(a, indices, b=None): in place at indices, as numpy's ufunc.at"),
+    {NULL, NULL, 0, NULL},
+};
 
 static PyObject *nimop_get_ufunc(NimOpObject *self, void *closure)
 {
@@ -387,6 +437,7 @@ static PyObject *nimop_get_op(NimOpObject *self, void *closure)
 static PyGetSetDef nimop_getset[] = {
     {"ufunc", (getter)nimop_get_ufunc, NULL, "the numpy ufunc behind the array path", NULL},
     {"op", (getter)nimop_get_op, NULL, "the operation's name", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -395,12 +446,18 @@ static PyTypeObject NimOpType = {
     .tp_name = "nimbers._core.NimOp",
     .tp_basicsize = sizeof(NimOpObject),
     .tp_dealloc = (destructor)nimop_dealloc,
-    .tp_call = (ternaryfunc)nimop_call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "NimOp(op, ufunc, array_call): a nim operation with a C fast path for ints.",
+    .tp_vectorcall_offset = offsetof(NimOpObject, vectorcall),
+    .tp_repr = (reprfunc)nimop_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "A nim operation: C scalar path for ints, numpy ufunc for arrays.",
     .tp_traverse = (traverseproc)nimop_traverse,
     .tp_clear = (inquiry)nimop_clear,
+    .tp_methods = nimop_methods,
     .tp_getset = nimop_getset,
+    .tp_dictoffset = offsetof(NimOpObject, dict),
     .tp_new = nimop_new,
 };
 

@@ -147,102 +147,88 @@ def _is_zero_anywhere(x: Any) -> bool:
     return arr.dtype != object and bool((arr == 0).any())
 
 
-class NimUfunc(_core.NimOp):
-    """A nim operation: a C scalar path for Python ints and a numpy ufunc for arrays.
+#: The type of the operations below: ``nim_mul(a, b)`` on ints returns an int (a C fast path
+#: that never touches numpy); on arrays, lists or numpy scalars it validates the operands and
+#: runs the numpy ufunc ``.ufunc``.  The ufunc methods ``outer``, ``reduce``, ``accumulate``,
+#: ``reduceat`` and ``at`` take the same operands.
+NimUfunc = _core.NimOp
 
-    ``nim_mul(a, b)`` on ints returns an int; on arrays (or lists) an array.  The ufunc methods
-    ``outer``, ``reduce``, ``accumulate``, ``reduceat`` and ``at`` take the same operands.
-    ``.ufunc`` is the underlying numpy ufunc.
-    """
-
-    def __new__(cls, op: str, doc: str) -> NimUfunc:
-        ufunc = getattr(_core, f"ufunc_{op}")
-        self = super().__new__(cls, op, ufunc, lambda *a, **kw: self._array_call(*a, **kw))
-        return self
-
-    def __init__(self, op: str, doc: str) -> None:
-        self.__doc__ = doc
-        self.__name__ = f"nim_{op}"
-
-    def __repr__(self) -> str:
-        return f"<nimbers operation {self.__name__}>"
-
-    @property
-    def nin(self) -> int:
-        return self.ufunc.nin
-
-    @property
-    def identity(self) -> Any:
-        return self.ufunc.identity
-
-    def _prepare(self, operands: tuple) -> tuple:
-        if self.op == "pow":
-            ops = (_operand(operands[0]), _exponent(operands[1]))
-        else:
-            ops = tuple(_operand(x) for x in operands)
-        if _any_object(ops):
-            ops = _as_objects(ops)
-        self._check_divisors(ops)
-        return ops
-
-    def _check_divisors(self, ops: tuple) -> None:
-        if self.op == "div" and _is_zero_anywhere(ops[1]):
-            raise ZeroDivisionError("nim-division by 0 (the divisor array holds a 0)")
-        if self.op == "inv" and _is_zero_anywhere(ops[0]):
-            raise ZeroDivisionError("0 has no nim-inverse (the array holds a 0)")
-        if self.op == "pow" and isinstance(ops[1], (np.ndarray, np.generic)):
-            base, k = np.asarray(ops[0]), np.asarray(ops[1])
-            if base.dtype != object and k.dtype != object:
-                if bool(np.logical_and(base == 0, k < 0).any()):
-                    raise ZeroDivisionError("0 has no negative nim-power")
-
-    def _array_call(self, *args: Any, **kwargs: Any) -> Any:
-        if len(args) != self.ufunc.nin:
-            raise TypeError(f"{self.__name__} takes {self.ufunc.nin} operand(s), got {len(args)}")
-        return self.ufunc(*self._prepare(args), **kwargs)
-
-    def outer(self, a: Any, b: Any, **kwargs: Any) -> Any:
-        """The table of ``op(a[i], b[j])``, as numpy's ``ufunc.outer``."""
-        return self.ufunc.outer(*self._prepare((a, b)), **kwargs)
-
-    def reduce(self, a: Any, axis: Any = 0, **kwargs: Any) -> Any:
-        """Folds the operation along an axis, as numpy's ``ufunc.reduce``."""
-        return self.ufunc.reduce(self._prepare_single(a), axis=axis, **kwargs)
-
-    def accumulate(self, a: Any, axis: int = 0, **kwargs: Any) -> Any:
-        """Running folds along an axis, as numpy's ``ufunc.accumulate``."""
-        return self.ufunc.accumulate(self._prepare_single(a), axis=axis, **kwargs)
-
-    def reduceat(self, a: Any, indices: Any, axis: int = 0, **kwargs: Any) -> Any:
-        """Folds over slices, as numpy's ``ufunc.reduceat``."""
-        return self.ufunc.reduceat(self._prepare_single(a), indices, axis=axis, **kwargs)
-
-    def at(self, a: np.ndarray, indices: Any, b: Any = None) -> None:
-        """In-place application at the given indices, as numpy's ``ufunc.at``."""
-        _to_unsigned(np.asarray(a))  # validates; ufunc.at needs the array itself
-        if b is None:
-            self.ufunc.at(a, indices)
-        else:
-            self.ufunc.at(a, indices, self._prepare((np.zeros(1, a.dtype), b))[1])
-
-    def _prepare_single(self, a: Any) -> Any:
-        arr = _operand(a)
-        if not isinstance(arr, np.ndarray) or arr.ndim == 0:
-            arr = np.atleast_1d(arr)
-        if self.op in ("div", "pow"):
-            raise TypeError(f"{self.__name__} is not associative: it has no reduce")
-        return arr
+_NOT_ASSOCIATIVE = ("div", "pow")
 
 
-nim_add = NimUfunc("add", """nim_add(a, b): the nim-sum a (+) b, which is XOR.
+def _prepare(op: str, operands: tuple) -> tuple:
+    """Validated operands for the ufunc of operation ``op``."""
+    if op == "pow":
+        ops = (_operand(operands[0]), _exponent(operands[1]))
+    else:
+        ops = tuple(_operand(x) for x in operands)
+    if _any_object(ops):
+        ops = _as_objects(ops)
+    _check_divisors(op, ops)
+    return ops
+
+
+def _check_divisors(op: str, ops: tuple) -> None:
+    if op == "div" and _is_zero_anywhere(ops[1]):
+        raise ZeroDivisionError("nim-division by 0 (the divisor array holds a 0)")
+    if op == "inv" and _is_zero_anywhere(ops[0]):
+        raise ZeroDivisionError("0 has no nim-inverse (the array holds a 0)")
+    if op == "pow" and isinstance(ops[1], (np.ndarray, np.generic)):
+        base, k = np.asarray(ops[0]), np.asarray(ops[1])
+        if base.dtype != object and k.dtype != object:
+            if bool(np.logical_and(base == 0, k < 0).any()):
+                raise ZeroDivisionError("0 has no negative nim-power")
+
+
+def _prepare_single(op: str, a: Any) -> Any:
+    if op in _NOT_ASSOCIATIVE:
+        raise TypeError(f"nim_{op} is not associative: it has no reduce or accumulate")
+    arr = _operand(a)
+    if not isinstance(arr, np.ndarray) or arr.ndim == 0:
+        arr = np.atleast_1d(arr)
+    return arr
+
+
+def _dispatch(self: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+    """The array path of every NimUfunc: validate, then call the ufunc (or its method)."""
+    op, ufunc = self.op, self.ufunc
+    if method == "__call__":
+        if len(args) != ufunc.nin:
+            raise TypeError(f"nim_{op} takes {ufunc.nin} operand(s), got {len(args)}")
+        return ufunc(*_prepare(op, args), **kwargs)
+    if method == "outer":
+        if len(args) != 2:
+            raise TypeError(f"nim_{op}.outer takes 2 operands")
+        return ufunc.outer(*_prepare(op, args), **kwargs)
+    if method == "at":
+        if not args or not isinstance(args[0], np.ndarray):
+            raise TypeError(f"nim_{op}.at needs a numpy array to change in place")
+        _to_unsigned(args[0])  # validates; ufunc.at works on the array itself
+        rest = args[1:2]
+        if len(args) > 2:
+            rest += (_prepare(op, (np.zeros(1, args[0].dtype), args[2]))[1],)
+        return ufunc.at(args[0], *rest, **kwargs)
+    if not args:
+        raise TypeError(f"nim_{op}.{method} needs an array")
+    return getattr(ufunc, method)(_prepare_single(op, args[0]), *args[1:], **kwargs)
+
+
+def _make(op: str, doc: str) -> NimUfunc:
+    f = _core.NimOp(op, getattr(_core, f"ufunc_{op}"), _dispatch)
+    f.__doc__ = doc
+    f.__name__ = f"nim_{op}"
+    return f
+
+
+nim_add = _make("add", """nim_add(a, b): the nim-sum a (+) b, which is XOR.
 
 >>> nim_add(3, 5)
 6
->>> nim_add.reduce([3, 5, 7])
+>>> int(nim_add.reduce([3, 5, 7]))
 1
 """)
 
-nim_mul = NimUfunc("mul", """nim_mul(a, b): the nim-product a (x) b.
+nim_mul = _make("mul", """nim_mul(a, b): the nim-product a (x) b.
 
 Nimbers below 2^(2^k) form the field GF(2^(2^k)), so a product of two of them stays below
 2^(2^k).  Works on ints of any size and on arrays of unsigned integers (or objects).
@@ -253,13 +239,13 @@ Nimbers below 2^(2^k) form the field GF(2^(2^k)), so a product of two of them st
 True
 """)
 
-nim_div = NimUfunc("div", """nim_div(a, b): the nim-quotient a (x) b^-1; ZeroDivisionError for b = 0.
+nim_div = _make("div", """nim_div(a, b): the nim-quotient a (x) b^-1; ZeroDivisionError for b = 0.
 
 >>> nim_div(12, 11)
 5
 """)
 
-nim_pow = NimUfunc("pow", """nim_pow(a, k): a nim-multiplied by itself k times.
+nim_pow = _make("pow", """nim_pow(a, k): a nim-multiplied by itself k times.
 
 k is an ordinary int and may be negative for a != 0; nim_pow(0, 0) == 1.
 
@@ -267,19 +253,19 @@ k is an ordinary int and may be negative for a != 0; nim_pow(0, 0) == 1.
 (3, 1, 3)
 """)
 
-nim_square = NimUfunc("square", """nim_square(a): a (x) a, the Frobenius map (linear over GF(2)).
+nim_square = _make("square", """nim_square(a): a (x) a, the Frobenius map (linear over GF(2)).
 
 >>> nim_square(2), nim_square(16)
 (3, 24)
 """)
 
-nim_sqrt = NimUfunc("sqrt", """nim_sqrt(a): the unique nimber whose nim-square is a.
+nim_sqrt = _make("sqrt", """nim_sqrt(a): the unique nimber whose nim-square is a.
 
 >>> nim_sqrt(3), nim_square(nim_sqrt(12345))
 (2, 12345)
 """)
 
-nim_inv = NimUfunc("inv", """nim_inv(a): the nim-inverse of a != 0; ZeroDivisionError for 0.
+nim_inv = _make("inv", """nim_inv(a): the nim-inverse of a != 0; ZeroDivisionError for 0.
 
 >>> nim_inv(2), nim_mul(2, nim_inv(2))
 (3, 1)

@@ -1,0 +1,137 @@
+"""Arithmetic speed of nimbers against its peers, side by side in one process.
+
+Run:  python benchmarks/bench_arith.py        (about a minute; galois optional:
+      pip install galois)
+Prints each figure and its ratio to the peer.
+"""
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import nimbers  # noqa: E402
+from peers import make_blog_memoized, make_pure_python  # noqa: E402
+
+
+def best_of(fn, repeat=5):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def per_call_scalar(fn, pairs):
+    """Seconds per call of fn(a, b), net of the Python loop itself."""
+    def run():
+        for a, b in pairs:
+            fn(a, b)
+
+    def empty():
+        for a, b in pairs:
+            pass
+
+    return (best_of(run) - best_of(empty)) / len(pairs)
+
+
+def main():
+    rng = random.Random(1)
+    print(f"nimbers kernel: {nimbers.get_kernel()}")
+    pairs = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(20000)]
+
+    # Scalar products on random 64-bit Python ints.
+    ours = per_call_scalar(nimbers.nim_mul, pairs)
+    pure = per_call_scalar(make_pure_python(), pairs[:2000])
+    blog = make_blog_memoized()
+    few = pairs[:20]
+    t = time.perf_counter()
+    for a, b in few:
+        blog(a, b)
+    blog_t = (time.perf_counter() - t) / len(few)
+    memo_kb = sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in blog.memo.items()) / 1024 / len(few)
+    print(f"scalar nim_mul, 64-bit ints: {ours * 1e9:8.0f} ns/call")
+    print(f"  pure Python (byte table + Karatsuba): {pure * 1e9:8.0f} ns  -> nimbers {pure / ours:6.0f}x faster")
+    print(f"  blog's memoized algorithm:  {blog_t * 1e6:8.0f} us  -> nimbers {blog_t / ours:6.0f}x faster"
+          f" (memo grows ~{memo_kb:.0f} KB per product)")
+
+    # Arrays of 10^6 random uint64.
+    n = 10**6
+    gen = np.random.default_rng(2)
+    a = gen.integers(0, 2**64, n, dtype=np.uint64, endpoint=False)
+    b = gen.integers(0, 2**64, n, dtype=np.uint64, endpoint=False)
+    for kernel in ["clmul", "portable"]:
+        try:
+            nimbers.set_kernel(kernel)
+        except ValueError:
+            continue
+        t = best_of(lambda: nimbers.nim_mul(a, b), 5) / n
+        print(f"array nim_mul, 10^6 uint64 ({kernel}): {t * 1e9:6.1f} ns/product")
+    nimbers.set_kernel("auto")
+    ours_arr = best_of(lambda: nimbers.nim_mul(a, b), 5) / n
+    try:
+        import galois
+        GF = galois.GF(2**64)
+        m = 2000
+        ga, gb = GF(a[:m].astype(object) % GF.order), GF(b[:m].astype(object) % GF.order)
+        g = best_of(lambda: ga * gb, 3) / m
+        print(f"  galois.GF(2**64) array multiply: {g * 1e9:8.0f} ns/product -> nimbers {g / ours_arr:6.0f}x faster")
+        gs = per_call_scalar(lambda x, y: x * y, [(GF(x), GF(y)) for x, y in pairs[:2000]])
+        print(f"  galois.GF(2**64) scalar multiply: {gs * 1e9:7.0f} ns/call  -> nimbers scalar {gs / ours:6.0f}x faster")
+    except ImportError:
+        print("  (galois not installed: pip install galois for that peer)")
+
+    # Big numbers: Karatsuba on the Fermat tower.
+    prev = None
+    for bits in [512, 1024, 2048, 4096, 8192]:
+        xs = [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(50)]
+        t = per_call_scalar(nimbers.nim_mul, xs)
+        ratio = f"  x{t / prev:.2f} for doubled bits" if prev else ""
+        print(f"nim_mul {bits:5d}-bit: {t * 1e6:8.2f} us{ratio}")
+        prev = t
+    x = [(rng.getrandbits(4096), rng.getrandbits(4096)) for _ in range(3)]
+    pure_big = per_call_scalar(make_pure_python_big(), x)
+    ours_big = per_call_scalar(nimbers.nim_mul, x)
+    print(f"  pure Python 4096-bit: {pure_big * 1e3:.1f} ms -> nimbers {pure_big / ours_big:.0f}x faster")
+
+    # Inverse and square root against one product.
+    singles = [(x | 1, 0) for x, _ in pairs]
+    inv = per_call_scalar(lambda x, _: nimbers.nim_inv(x), singles)
+    sqrt = per_call_scalar(lambda x, _: nimbers.nim_sqrt(x), singles)
+    mul = per_call_scalar(lambda x, _: nimbers.nim_mul(x, x), singles)
+    print(f"nim_inv {inv * 1e9:.0f} ns, nim_sqrt {sqrt * 1e9:.0f} ns, nim_mul {mul * 1e9:.0f} ns"
+          f" (same lambda wrapper): inv/mul {inv / mul:.2f}, sqrt/mul {sqrt / mul:.2f}")
+
+
+def make_pure_python_big():
+    base = make_pure_python()
+
+    def mul(a, b):
+        bits = 64
+        while (1 << bits) <= max(a, b):
+            bits *= 2
+        return _tower(a, b, bits, base)
+
+    return mul
+
+
+def _tower(a, b, bits, base):
+    if bits == 64:
+        return base(a, b)
+    k = bits // 2
+    mask = (1 << k) - 1
+    a0, a1, b0, b1 = a & mask, a >> k, b & mask, b >> k
+    p0 = _tower(a0, b0, k, base)
+    p2 = _tower(a1, b1, k, base)
+    p1 = _tower(a0 ^ a1, b0 ^ b1, k, base)
+    return ((p1 ^ p0) << k) | (p0 ^ _tower(p2, 1 << (k - 1), k, base))
+
+
+if __name__ == "__main__":
+    main()
