@@ -1,0 +1,5 @@
+"""``python -m nimbers``: the same as the ``nimbers`` command."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,263 @@
+"""The ``nimbers`` command (also ``python -m nimbers``).
+
+Each subcommand is one function registered with :func:`command`; adding a subcommand is a
+local change: write the function, decorate it, declare its arguments.  Bad input prints one
+line on stderr and exits with status 2; nothing ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, NoReturn, Sequence
+
+__all__ = ["main", "command", "parse_nimber"]
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A problem with what the user typed: one line on stderr, exit status 2."""
+
+
+def parse_nimber(text: str) -> int:
+    """A non-negative integer in decimal, 0x... or 0b... form (any size).
+
+    >>> parse_nimber("0x1F"), parse_nimber("0b101"), parse_nimber("12")
+    (31, 5, 12)
+    """
+    s = text.strip().lower().replace("_", "")
+    try:
+        if s.startswith(("0x", "0b", "0o")):
+            value = int(s, 0)
+        else:
+            value = int(s, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"nimbers are non-negative, got {text}")
+    return value
+
+
+def parse_int(text: str) -> int:
+    """Any integer (exponents may be negative)."""
+    try:
+        return int(text.strip().replace("_", ""), 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line: the problem and where to get help."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (try: {self.prog} --help)\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+_COMMANDS: list[tuple[str, str, str, Callable, Callable]] = []
+
+
+def command(name: str, help: str, example: str) -> Callable:
+    """Registers a subcommand.  The decorated function takes the parsed arguments and
+    returns the text to print (or None); its ``arguments`` attribute (set with
+    :func:`arguments`) declares its arguments."""
+
+    def register(fn: Callable) -> Callable:
+        _COMMANDS.append((name, help, example, getattr(fn, "_arguments", lambda p: None), fn))
+        return fn
+
+    return register
+
+
+def arguments(declare: Callable[[argparse.ArgumentParser], None]) -> Callable:
+    def attach(fn: Callable) -> Callable:
+        fn._arguments = declare
+        return fn
+
+    return attach
+
+
+def _format(value: int, args: argparse.Namespace) -> str:
+    if getattr(args, "hex", False):
+        return hex(value)
+    if getattr(args, "bin", False):
+        return bin(value)
+    return str(value)
+
+
+def _output_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--hex", action="store_true", help="print the result in hexadecimal")
+    g.add_argument("--bin", action="store_true", help="print the result in binary")
+
+
+def _operands(n: str | int, what: str = "nimbers") -> Callable:
+    def declare(p: argparse.ArgumentParser) -> None:
+        if n == "+":
+            p.add_argument("values", nargs="+", type=parse_nimber, metavar="N",
+                           help=f"{what} (decimal, 0x.. or 0b..)")
+        else:
+            p.add_argument("values", nargs=n, type=parse_nimber, metavar="N",
+                           help=f"{what} (decimal, 0x.. or 0b..)")
+        _output_options(p)
+    return declare
+
+
+# ---- arithmetic ---------------------------------------------------------------------------
+
+@command("mul", "nim-product of the numbers", "nimbers mul 5 11    ->  12")
+@arguments(_operands("+"))
+def _mul(args: argparse.Namespace) -> str:
+    from .arith import nim_mul
+    result = 1
+    for v in args.values:
+        result = nim_mul(result, v)
+    return _format(result, args)
+
+
+@command("add", "nim-sum (XOR) of the numbers", "nimbers add 3 5 7    ->  1")
+@arguments(_operands("+"))
+def _add(args: argparse.Namespace) -> str:
+    result = 0
+    for v in args.values:
+        result ^= v
+    return _format(result, args)
+
+
+@command("inv", "nim-inverse", "nimbers inv 2        ->  3")
+@arguments(_operands(1))
+def _inv(args: argparse.Namespace) -> str:
+    from .arith import nim_inv
+    return _format(nim_inv(args.values[0]), args)
+
+
+@command("div", "nim-quotient a / b", "nimbers div 1 3      ->  2")
+@arguments(_operands(2))
+def _div(args: argparse.Namespace) -> str:
+    from .arith import nim_div
+    return _format(nim_div(*args.values), args)
+
+
+def _pow_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("base", type=parse_nimber, help="the nimber")
+    p.add_argument("exponent", type=parse_int, help="an ordinary integer, may be negative")
+    _output_options(p)
+
+
+@command("pow", "nim-power: base nim-multiplied by itself exponent times",
+         "nimbers pow 2 10     ->  2")
+@arguments(_pow_args)
+def _pow(args: argparse.Namespace) -> str:
+    from .arith import nim_pow
+    return _format(nim_pow(args.base, args.exponent), args)
+
+
+@command("sqrt", "nim square root", "nimbers sqrt 2       ->  3")
+@arguments(_operands(1))
+def _sqrt(args: argparse.Namespace) -> str:
+    from .arith import nim_sqrt
+    return _format(nim_sqrt(args.values[0]), args)
+
+
+@command("explain", "the derivation of a nim-product (or of a nim-sum with --sum)",
+         "nimbers explain 5 11")
+@arguments(lambda p: (p.add_argument("values", nargs="+", type=parse_nimber, metavar="N"),
+                      p.add_argument("--sum", action="store_true",
+                                     help="explain the nim-sum of the numbers instead")))
+def _explain(args: argparse.Namespace) -> str:
+    from .explain import explain_mul, explain_sum
+    if args.sum:
+        return str(explain_sum(*args.values))
+    if len(args.values) != 2:
+        raise UsageError("explain takes two numbers (or --sum and any count)")
+    return str(explain_mul(*args.values))
+
+
+def _table_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("size", type=parse_nimber, help="the table covers 0 .. size-1")
+    p.add_argument("--op", choices=["mul", "add", "mex"], default="mul",
+                   help="mul (default), add, or mex: the product table built from the mex "
+                        "definition alone")
+    p.add_argument("--format", choices=["text", "csv"], default="text", dest="fmt")
+    p.add_argument("--png", metavar="FILE", help="also write a PNG picture of the table")
+
+
+@command("table", "addition or multiplication table", "nimbers table 16 --op mul --png t.png")
+@arguments(_table_args)
+def _table(args: argparse.Namespace) -> str | None:
+    from . import tables
+    builders = {"mul": tables.mul_table, "add": tables.add_table,
+                "mex": lambda n: tables.mex_table(n, progress=None)}
+    t = builders[args.op](args.size)
+    if args.png:
+        tables.table_image(t, args.png, scale=max(1, 512 // max(args.size, 1)))
+    sign = {"mul": "⊗", "add": "⊕", "mex": "⊗"}[args.op]
+    if args.fmt == "csv":
+        return tables.to_csv(t, op=args.op)
+    if args.png and args.size > 64:
+        return f"wrote {args.png}"
+    return tables.format_table(t, op=sign)
+
+
+# ---- the parser and the entry point ------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="nimbers",
+        description="Nimber arithmetic, impartial games and linear algebra over the nim field. "
+                    "Numbers may be decimal, 0x.. or 0b.., of any size.",
+        epilog="Examples:\n" + "\n".join(f"  {ex}" for _, _, ex, _, _ in _COMMANDS)
+               + "\n\nEach command has its own --help.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, help_text, example, declare, fn in _COMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           epilog=f"Example:\n  {example}",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        declare(p)
+        p.set_defaults(func=fn)
+    return parser
+
+
+def _register_game_commands() -> None:
+    """Subcommands that live beside their modules (games, linear algebra)."""
+    import importlib
+    for module in ("nimbers.linalg", "nimbers.games.nim"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    _register_game_commands()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        out = args.func(args)
+    except (UsageError, ValueError, TypeError, ZeroDivisionError, OverflowError,
+            MemoryError, ImportError, OSError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        sys.stderr.write(f"nimbers {args.command}: {message}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("nimbers: interrupted\n")
+        return 130
+    if out is not None:
+        try:
+            sys.stdout.write(out + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return 0
+    return 0
+
+
+def run() -> NoReturn:
+    """Console-script entry point."""
+    raise SystemExit(main())

@@ -1,0 +1,293 @@
+"""Step-by-step derivations of nim-sums and nim-products, in the manner of R. K. Guy's letter
+to E. McDonnell (the J reference): split into powers of 2, distribute, turn each power of 2
+into a product of Fermat powers, square Fermat powers (X (x) X = 3X/2), multiply distinct
+Fermat powers ordinarily, collect, and repeat on what is left.
+
+>>> print(explain_mul(8, 8))
+8 ⊗ 8
+= 4 ⊗ 2 ⊗ 4 ⊗ 2
+= 6 ⊗ 3
+= (4 ⊕ 2) ⊗ (2 ⊕ 1)
+= (4 ⊗ 2) ⊕ (4 ⊗ 1) ⊕ (2 ⊗ 2) ⊕ (2 ⊗ 1)
+= 8 ⊕ 4 ⊕ 3 ⊕ 2
+= 13
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .arith import _check_int, nim_mul
+
+__all__ = ["Derivation", "explain_mul", "explain_sum"]
+
+#: A derivation line with more terms than this is not printed: the rules go on silently
+#: and the derivation says how many rounds it skipped.
+MAX_TERMS = 32
+_MAX_ROUNDS = 200
+
+
+@dataclass
+class Derivation:
+    """The steps of a derivation.  ``lines[0]`` is the question; each later line is an
+    expression equal to it (so ``value`` is the value of every line).  ``summarized`` tells
+    whether rounds were left out because a line grew past :data:`MAX_TERMS` terms, and
+    ``omitted`` how many."""
+
+    lines: list[str]
+    value: int
+    summarized: bool = False
+    omitted: int = 0
+    notes: list[str] = field(default_factory=list)
+    equations: bool = True  #: False for a display (explain_sum's columns), not a chain
+
+    def __str__(self) -> str:
+        if not self.equations:
+            return "\n".join(self.lines + self.notes)
+        body = [self.lines[0]] + ["= " + line for line in self.lines[1:]]
+        return "\n".join(body + self.notes)
+
+
+# An expression is a nim-sum of terms; a term is a tuple of factors (their nim-product),
+# a factor an int, or a tuple of ints standing for their nim-sum (a split factor).
+
+def _is_power_of_two(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def _is_fermat(x: int) -> bool:
+    """2, 4, 16, 256, ...: 2^(2^k)."""
+    return _is_power_of_two(x) and _is_power_of_two(x.bit_length() - 1)
+
+
+def _bits(x: int) -> list[int]:
+    return [1 << i for i in range(x.bit_length() - 1, -1, -1) if x >> i & 1]
+
+
+def _has_split(term: tuple) -> bool:
+    return any(isinstance(f, tuple) for f in term)
+
+
+def _normal(term: tuple) -> tuple:
+    """Drops factors 1; a term with no factor left is the product 1."""
+    kept = tuple(f for f in term if f != 1)
+    return kept if kept else (1,)
+
+
+def _split(expr: list[tuple]) -> list[tuple] | None:
+    """Each composite factor of a product, as a nim-sum of powers of 2."""
+    changed = False
+    out = []
+    for term in expr:
+        if len(term) == 1:
+            out.append(term)
+            continue
+        new = []
+        for f in term:
+            if isinstance(f, int) and not _is_power_of_two(f):
+                new.append(tuple(_bits(f)))
+                changed = True
+            else:
+                new.append(f)
+        out.append(tuple(new))
+    return out if changed else None
+
+
+def _distribute(expr: list[tuple]) -> list[tuple] | None:
+    """Multiplies out every split factor (distributivity of ⊗ over ⊕)."""
+    if not any(isinstance(f, tuple) for term in expr for f in term):
+        return None
+    out: list[tuple] = []
+    for term in expr:
+        partial: list[tuple] = [()]
+        for f in term:
+            choices = f if isinstance(f, tuple) else (f,)
+            partial = [p + (c,) for p in partial for c in choices]
+        out.extend(partial)
+    return out
+
+
+def _fermat(expr: list[tuple]) -> list[tuple] | None:
+    """Each power of 2 that is not a Fermat power, as the product of distinct Fermat powers:
+    2^n = ⊗ of 2^(2^k) over the bits 2^k of n (products of distinct Fermat powers are
+    ordinary)."""
+    changed = False
+    out = []
+    for term in expr:
+        if len(term) == 1 or _has_split(term):  # a value, or waiting to be distributed
+            out.append(term)
+            continue
+        new = []
+        for f in term:
+            if _is_power_of_two(f) and f > 2 and not _is_fermat(f):
+                n = f.bit_length() - 1
+                new.extend(1 << k for k in _bits(n))
+                changed = True
+            else:
+                new.append(f)
+        out.append(_normal(tuple(new)))
+    return out if changed else None
+
+
+def _square(expr: list[tuple]) -> list[tuple] | None:
+    """A Fermat power times itself is 3/2 of it; a product of distinct Fermat powers (or of
+    a Fermat power and a smaller number) is the ordinary product."""
+    changed = False
+    out = []
+    for term in expr:
+        if len(term) == 1 or _has_split(term):
+            out.append(term)
+            continue
+        factors = list(_normal(term))
+        merged: list[int] = []
+        while factors:
+            f = factors.pop(0)
+            if _is_fermat(f) and f in factors:
+                factors.remove(f)
+                merged.append(3 * f // 2)
+                changed = True
+            else:
+                merged.append(f)
+        if merged == [1]:
+            changed = True
+        elif all(_is_fermat(f) for f in merged) and len(set(merged)) == len(merged):
+            product = 1
+            for f in merged:
+                product *= f
+            merged = [product]
+            changed = True
+        elif len(merged) == 2 and _is_fermat(max(merged)) and min(merged) < max(merged):
+            merged = [merged[0] * merged[1]]
+            changed = True
+        out.append(tuple(merged))
+    return out if changed else None
+
+
+def _collect(expr: list[tuple]) -> list[tuple] | None:
+    """Nim-adds the plain numbers, and cancels equal products in pairs (x ⊕ x = 0)."""
+    plain = [t[0] for t in expr if len(t) == 1]
+    counts: dict[tuple, int] = {}
+    for t in expr:
+        if len(t) > 1:
+            key = tuple(sorted(t, key=repr))
+            counts[key] = counts.get(key, 0) + 1
+    if len(plain) < 2 and all(c == 1 for c in counts.values()):
+        return None
+    total = 0
+    for v in plain:
+        total ^= v
+    seen: set[tuple] = set()
+    rest = []
+    for t in expr:
+        key = tuple(sorted(t, key=repr))
+        if len(t) > 1 and counts[key] % 2 == 1 and key not in seen:
+            seen.add(key)
+            rest.append(t)
+    return rest + ([(total,)] if total or not rest else [])
+
+
+_RULES = (_fermat, _square, _collect, _split, _distribute)
+
+
+def _render_factor(f: int | tuple) -> str:
+    if isinstance(f, tuple):
+        return "(" + " ⊕ ".join(str(x) for x in f) + ")"
+    return str(f)
+
+
+def _render(expr: list[tuple]) -> str:
+    parts = []
+    for term in expr:
+        text = " ⊗ ".join(_render_factor(f) for f in term)
+        parts.append(f"({text})" if len(term) > 1 and len(expr) > 1 else text)
+    return " ⊕ ".join(parts)
+
+
+def _terms(expr: list[tuple]) -> int:
+    return len(expr)
+
+
+def explain_mul(a: int, b: int) -> Derivation:
+    """The derivation of the nim-product a ⊗ b, step by step.
+
+    Each line applies one of the rules to every term it fits: split composite factors into
+    powers of 2, distribute, write powers of 2 as products of Fermat powers, square Fermat
+    powers (X ⊗ X = 3X/2) and multiply distinct ones ordinarily, collect plain numbers.  A line
+    that would hold more than MAX_TERMS terms is not printed: the rules keep going, and the
+    derivation records how many rounds it summarized.
+
+    >>> print(explain_mul(5, 11))
+    5 ⊗ 11
+    = (4 ⊕ 1) ⊗ (8 ⊕ 2 ⊕ 1)
+    = (4 ⊗ 8) ⊕ (4 ⊗ 2) ⊕ (4 ⊗ 1) ⊕ (1 ⊗ 8) ⊕ (1 ⊗ 2) ⊕ (1 ⊗ 1)
+    = (4 ⊗ 4 ⊗ 2) ⊕ (4 ⊗ 2) ⊕ 4 ⊕ (4 ⊗ 2) ⊕ 2 ⊕ 1
+    = (6 ⊗ 2) ⊕ 8 ⊕ 4 ⊕ 8 ⊕ 2 ⊕ 1
+    = (6 ⊗ 2) ⊕ 7
+    = ((4 ⊕ 2) ⊗ 2) ⊕ 7
+    = (4 ⊗ 2) ⊕ (2 ⊗ 2) ⊕ 7
+    = 8 ⊕ 3 ⊕ 7
+    = 12
+    """
+    for x in (a, b):
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise TypeError(f"explain_mul takes non-negative ints, not {type(x).__name__}")
+        _check_int(x)
+    value = nim_mul(a, b)
+    lines = [f"{a} ⊗ {b}"]
+    if a <= 1 or b <= 1:  # x ⊗ 0 = 0 and x ⊗ 1 = x: nothing to derive
+        return Derivation(lines + [str(value)], value)
+    expr: list[tuple] = [(a, b)]
+    omitted = 0
+    for _ in range(_MAX_ROUNDS):
+        if len(expr) == 1 and len(expr[0]) == 1:
+            break
+        for rule in _RULES:
+            new = rule(expr)
+            if new is not None:
+                expr = new
+                break
+        else:
+            break
+        if _terms(expr) <= MAX_TERMS:
+            lines.append(_render(expr))
+        else:
+            omitted += 1
+    if len(expr) != 1 or len(expr[0]) != 1:  # safety net: never leave a derivation unfinished
+        omitted += 1
+    if lines[-1] != str(value):
+        lines.append(str(value))
+    notes = []
+    if omitted:
+        notes.append(f"({omitted} rounds with more than {MAX_TERMS} terms are not shown; "
+                     f"the same rules apply)")
+    return Derivation(lines, value, summarized=omitted > 0, omitted=omitted, notes=notes)
+
+
+def explain_sum(*xs: int) -> Derivation:
+    """The nim-sum as the J reference shows it: the binary forms one under the other, and
+    the parity of each column.
+
+    >>> print(explain_sum(3, 5, 7))
+      3 = 0 1 1
+      5 = 1 0 1
+      7 = 1 1 1
+    -----------
+    ⊕ 1 = 0 0 1
+    """
+    for x in xs:
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise TypeError(f"explain_sum takes non-negative ints, not {type(x).__name__}")
+        _check_int(x)
+    total = 0
+    for x in xs:
+        total ^= x
+    width = max([x.bit_length() for x in xs] + [1])
+    label = max([len(str(x)) for x in xs] + [len(str(total))]) + 2
+
+    def row(x: int) -> str:
+        return " ".join(str(x >> i & 1) for i in range(width - 1, -1, -1))
+
+    lines = [f"{str(x).rjust(label)} = {row(x)}" for x in xs]
+    lines.append("-" * (label + 3 + 2 * width - 1))
+    lines.append(f"⊕ {str(total).rjust(label - 2)} = {row(total)}")
+    return Derivation(lines, total, equations=False)

@@ -1,0 +1,82 @@
+"""Tables: values against the printed reference tables, the mex construction against the
+product, formatting, CSV and pictures."""
+
+import numpy as np
+import pytest
+
+from nimbers.tables import add_table, format_table, mex_table, mul_table, table_image, to_csv
+from conftest import DATA
+from oracle import fermat_mul, load_table, mex_mul_table
+
+
+def test_against_reference_tables():
+    assert mul_table(16).tolist() == load_table(DATA / "nim_mul_16x16.txt")
+    assert add_table(16).tolist() == load_table(DATA / "nim_add_16x16.txt")
+
+
+def test_shapes_and_dtype():
+    for n in (0, 1, 5, 100):
+        for t in (mul_table(n), add_table(n)):
+            assert t.shape == (n, n) and t.dtype == np.uint64
+
+
+def test_big_table_against_oracle():
+    t = mul_table(4096)
+    rng = np.random.default_rng(0)
+    for a, b in rng.integers(0, 4096, (200, 2)):
+        assert int(t[a, b]) == fermat_mul(int(a), int(b))
+
+
+def test_mex_table_is_the_multiplication_table():
+    assert mex_table(64).tolist() == mul_table(64).tolist()
+
+
+def test_mex_table_against_the_plain_definition():
+    assert mex_table(12).tolist() == mex_mul_table(12)
+
+
+def test_format_table_matches_reference_layout():
+    text = format_table(mul_table(16))
+    lines = text.splitlines()
+    assert lines[1].startswith("|⊗ |") and lines[1].split("|")[2].split() == [str(i) for i in range(16)]
+    rows = [line for line in lines if line.startswith("|") and not line.startswith("|⊗")]
+    parsed = [[int(x) for x in r.split("|")[2].split()] for r in rows]
+    assert parsed == load_table(DATA / "nim_mul_16x16.txt")
+    assert rows[15].split("|")[1] == "15"
+    widths = {len(r) for r in rows}
+    assert len(widths) == 1  # right-aligned columns: every row as wide
+
+
+def test_csv_round_trip():
+    text = to_csv(mul_table(16))
+    lines = text.splitlines()
+    assert lines[0] == "mul," + ",".join(str(i) for i in range(16))
+    body = [[int(x) for x in line.split(",")[1:]] for line in lines[1:]]
+    assert body == mul_table(16).tolist()
+
+
+def test_png_written_and_readable(tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    path = tmp_path / "t.png"
+    table_image(mul_table(1024), path)
+    with Image.open(path) as im:
+        assert im.size == (1024, 1024) and im.format == "PNG"
+        pixels = np.asarray(im)
+    t = mul_table(1024)
+    # equal values share a colour
+    assert (pixels[3, 5] == pixels[5, 3]).all()
+    assert (pixels[0, 0] == pixels[0, 100]).all()  # both 0
+    assert t[0, 0] == t[0, 100] == 0
+
+
+def test_bad_sizes():
+    with pytest.raises(ValueError):
+        mul_table(-1)
+    with pytest.raises(TypeError):
+        mul_table(2.5)
+    with pytest.raises(ValueError, match="too large"):
+        mul_table(10**6)
+    with pytest.raises(ValueError):
+        table_image(np.zeros((0, 0)), "x.png")
+    with pytest.raises(ValueError):
+        format_table(np.zeros(3))
