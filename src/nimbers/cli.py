@@ -200,6 +200,73 @@ def _table(args: argparse.Namespace) -> str | None:
     return tables.format_table(t, op=sign)
 
 
+# ---- linear algebra ------------------------------------------------------------------------
+
+def read_matrix(path: str) -> list[list[int]]:
+    """A matrix file: whitespace-separated non-negative integers (decimal or 0x..), one row a
+    line; '-' reads standard input.  Blank lines and lines starting with # are skipped."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a text file") from None
+    rows: list[list[int]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        row = []
+        for col, word in enumerate(line.split(), 1):
+            try:
+                row.append(parse_nimber(word))
+            except argparse.ArgumentTypeError as exc:
+                raise UsageError(f"{path}: row {lineno}, column {col}: {exc}") from None
+        if rows and len(row) != len(rows[0]):
+            raise UsageError(f"{path}: row {lineno} has {len(row)} entries, "
+                             f"the first row has {len(rows[0])}")
+        rows.append(row)
+    if not rows:
+        raise UsageError(f"{path}: empty matrix")
+    return rows
+
+
+def _matrix_file(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="matrix file: integers separated by spaces, one row a line "
+                                "('-' for standard input)")
+
+
+@command("det", "determinant (= permanent) of a matrix over the nim field", "nimbers det m.txt")
+@arguments(_matrix_file)
+def _det(args: argparse.Namespace) -> str:
+    from .linalg import det
+    return str(det(read_matrix(args.file)))
+
+
+@command("rank", "rank of a matrix over the nim field", "nimbers rank m.txt")
+@arguments(_matrix_file)
+def _rank(args: argparse.Namespace) -> str:
+    from .linalg import rank
+    return str(rank(read_matrix(args.file)))
+
+
+def _solve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("a_file", help="coefficient matrix file ('-' for standard input)")
+    p.add_argument("b_file", help="right-hand side: one column, or a matrix")
+
+
+@command("solve", "the x with A x = B over the nim field", "nimbers solve A.txt B.txt")
+@arguments(_solve_args)
+def _solve(args: argparse.Namespace) -> str:
+    from .linalg import solve
+    if args.a_file == "-" and args.b_file == "-":
+        raise UsageError("only one of the files can be standard input")
+    x = solve(read_matrix(args.a_file), read_matrix(args.b_file))
+    return "\n".join(" ".join(str(v) for v in row) for row in x.tolist())
+
+
 # ---- the parser and the entry point ------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -221,19 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _register_game_commands() -> None:
-    """Subcommands that live beside their modules (games, linear algebra)."""
-    import importlib
-    for module in ("nimbers.linalg", "nimbers.games.nim"):
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            pass
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
-    _register_game_commands()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
