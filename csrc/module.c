@@ -724,7 +724,79 @@ static PyObject *py_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* ---- module functions: heap games ---------------------------------------------------- */
+
+/* heap_extend(rules, g, start, stop): rules a sequence of digit bit sets (None for Grundy's
+ * game), g a writable C-contiguous uint32 buffer holding g[0..start); fills g[start..stop). */
+static PyObject *py_heap_extend(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "heap_extend(rules, g, start, stop)");
+        return NULL;
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]), stop = PyLong_AsSsize_t(args[3]);
+    if ((start == -1 || stop == -1) && PyErr_Occurred())
+        return NULL;
+    unsigned *rules = NULL;
+    Py_ssize_t nrules = 0;
+    if (args[0] != Py_None) {
+        PyObject *seq = PySequence_Fast(args[0], "rules must be a sequence of ints");
+        if (!seq)
+            return NULL;
+        nrules = PySequence_Fast_GET_SIZE(seq);
+        rules = (unsigned *)PyMem_Calloc((size_t)nrules + 1, sizeof(unsigned));
+        for (Py_ssize_t i = 0; rules && i < nrules; i++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                PyMem_Free(rules);
+                return NULL;
+            }
+            if (v < 0 || v > 15 || (i == 0 && (v & 3))) {
+                Py_DECREF(seq);
+                PyMem_Free(rules);
+                PyErr_SetString(PyExc_ValueError, "a rule digit must be 0..15 (0 only 0, 4, 8, 12)");
+                return NULL;
+            }
+            rules[i] = (unsigned)v;
+        }
+        Py_DECREF(seq);
+        if (!rules)
+            return PyErr_NoMemory();
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyMem_Free(rules);
+        return NULL;
+    }
+    int ok = view.itemsize == 4 && view.ndim == 1 && 0 <= start && start <= stop &&
+             stop <= view.shape[0] && (view.format == NULL || strchr("IL", view.format[0]) ||
+                                        (view.format[0] == '=' && strchr("IL", view.format[1])));
+    int status = 0;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        if (rules)
+            status = hp_take_break(rules, (size_t)nrules, (uint32_t *)view.buf, (size_t)start,
+                                   (size_t)stop);
+        else
+            status = hp_grundy_game((uint32_t *)view.buf, (size_t)start, (size_t)stop);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&view);
+    PyMem_Free(rules);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "heap_extend needs a uint32 array and 0 <= start <= stop <= len");
+        return NULL;
+    }
+    if (status < 0)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
+    {"heap_extend", (PyCFunction)(void (*)(void))py_heap_extend, METH_FASTCALL,
+     "heap_extend(rules, g, start, stop): Grundy values of a heap game, g[start:stop]"},
     {"add", (PyCFunction)(void (*)(void))py_add, METH_FASTCALL, "add(a, b): nim-sum"},
     {"mul", (PyCFunction)(void (*)(void))py_mul, METH_FASTCALL, "mul(a, b): nim-product"},
     {"div", (PyCFunction)(void (*)(void))py_div, METH_FASTCALL, "div(a, b): nim-quotient"},

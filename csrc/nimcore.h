@@ -8,6 +8,7 @@
  *   tower.c     nimbers of any size as arrays of 64-bit limbs, split on the
  *               Fermat tower a = a1*X (+) a0 down to the 64-bit kernel.
  *   linalg.c    Gaussian elimination over the nim field, limbs of any size.
+ *   heap.c      Grundy values of take-and-break heap games.
  * module.c and ufuncs.c bind these to Python and numpy; nothing here needs Python.
  */
 #ifndef NIMCORE_H
@@ -85,5 +86,14 @@ size_t la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, u64 *
 int la_det(u64 *m, size_t r, size_t n, u64 *det);
 /* out (r x c) = a (r x k) times b (k x c). */
 int la_matmul(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n);
+
+/* ---- heap.c ------------------------------------------------------------- */
+
+/* Extends the Grundy values g[0..start) of a take-and-break game to g[0..stop).  rules[k]
+ * (k < nrules) is the set of heap counts (bit j: j heaps, j <= 3) allowed after removing k
+ * tokens; rules[0] must not allow 1 heap (a null move).  0, or -1 when out of memory. */
+int hp_take_break(const unsigned *rules, size_t nrules, uint32_t *g, size_t start, size_t stop);
+/* The same for Grundy's game: split a heap into two unequal non-empty heaps. */
+int hp_grundy_game(uint32_t *g, size_t start, size_t stop);
 
 #endif

@@ -267,6 +267,87 @@ def _solve(args: argparse.Namespace) -> str:
     return "\n".join(" ".join(str(v) for v in row) for row in x.tolist())
 
 
+# ---- games ---------------------------------------------------------------------------------
+
+def _piles_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("piles", nargs="+", type=parse_nimber, metavar="PILE", help="pile sizes")
+    p.add_argument("--misere", action="store_true", help="whoever takes the last stone loses")
+
+
+@command("nim", "the nim-sum, the verdict and every winning move of a Nim position",
+         "nimbers nim 3 5 7")
+@arguments(_piles_args)
+def _nim(args: argparse.Namespace) -> str:
+    from .games.nim import is_losing, nim_sum, winning_moves
+    lines = [f"nim-sum: {nim_sum(args.piles)}"]
+    if is_losing(args.piles, misere=args.misere):
+        lines.append("P-position: the player to move loses (safe for the player who just moved)")
+    else:
+        lines.append("N-position: the player to move wins; winning moves:")
+        for m in winning_moves(args.piles, misere=args.misere):
+            lines.append(f"  take {m.take} from pile {m.pile + 1} (leaving {m.new_size})")
+    return "\n".join(lines)
+
+
+def _heap_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("code", help="octal or take-and-break code such as 0.77 (Kayles), or "
+                                "'grundy' for Grundy's game")
+    p.add_argument("count", type=parse_nimber, nargs="?", default=30,
+                   help="how many Grundy values to print (default 30)")
+    p.add_argument("--period", action="store_true",
+                   help="also find the period (proved by the octal periodicity theorem)")
+
+
+def heap_game_from_code(code: str):
+    from .games.grundy import grundy_game, take_break_game
+    if code.lower() in ("grundy", "grundys-game"):
+        return grundy_game()
+    return take_break_game(code)
+
+
+@command("heap", "Grundy values (and period) of a heap game", "nimbers heap 0.77 20 --period")
+@arguments(_heap_args)
+def _heap(args: argparse.Namespace) -> str:
+    game = heap_game_from_code(args.code)
+    values = game.grundy_values(args.count)
+    lines = [" ".join(str(v) for v in values.tolist())]
+    if args.period:
+        lines.append(str(game.period()))
+    return "\n".join(lines)
+
+
+def _play_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=["nim", "octal"], help="nim (then pile sizes) or octal "
+                                                          "(then a code and heap sizes)")
+    p.add_argument("setup", nargs="+", help="nim: pile sizes; octal: a code, then heap sizes")
+    p.add_argument("--misere", action="store_true", help="Nim only: the last mover loses")
+    p.add_argument("--first", choices=["human", "computer"], default="human",
+                   help="who moves first (default: you)")
+
+
+@command("play", "play a game against a perfect opponent", "nimbers play nim 3 5 7")
+@arguments(_play_args)
+def _play(args: argparse.Namespace) -> None:
+    from .games.play import HeapPlay, NimPlay, play
+    if args.game == "nim":
+        game = NimPlay(misere=args.misere)
+        position = [_setup_number(v) for v in args.setup]
+    else:
+        if len(args.setup) < 2:
+            raise UsageError("play octal needs a code and at least one heap size")
+        game = HeapPlay(heap_game_from_code(args.setup[0]))
+        position = [_setup_number(v) for v in args.setup[1:]]
+    play(game, position, first=args.first)
+    return None
+
+
+def _setup_number(text: str) -> int:
+    try:
+        return parse_nimber(text)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None
+
+
 # ---- the parser and the entry point ------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:

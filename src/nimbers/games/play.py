@@ -1,0 +1,161 @@
+"""Playing a game against the computer in a terminal: a loop that shows the position, reads
+a typed move, rejects an illegal or malformed one with a one-line reason, answers with a
+perfect move, and says who won.  ``q``, end of input or Ctrl-C quit cleanly.
+
+A game for the loop is an object with: ``rules`` (one line for the human), ``show(position)``,
+``over(position)``, ``parse(text, position) -> new position`` (ValueError with the reason
+for a bad move), ``computer(position) -> (description, new position)`` and ``last_mover_wins``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .grundy import HeapGame
+from .nim import is_losing, winning_moves
+
+__all__ = ["play", "NimPlay", "HeapPlay"]
+
+
+class _Quit(Exception):
+    pass
+
+
+def play(game: Any, position: Any, first: str = "human",
+         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> str:
+    """Runs the game loop; returns "human", "computer" or "quit"."""
+    if first not in ("human", "computer"):
+        raise ValueError("first must be 'human' or 'computer'")
+    write(game.rules)
+    mover = first
+    try:
+        while not game.over(position):
+            write(game.show(position))
+            if mover == "computer":
+                text, position = game.computer(position)
+                write(f"computer: {text}")
+            else:
+                position = _ask(game, position, read, write)
+            mover = "human" if mover == "computer" else "computer"
+    except _Quit:
+        write("bye")
+        return "quit"
+    write(game.show(position))
+    # The player to move now cannot move: under the normal rule that player lost, under the
+    # misère rule that player won (the other one took the last stone).
+    other = "computer" if mover == "human" else "human"
+    winner = other if game.last_mover_wins else mover
+    write("you win!" if winner == "human" else "the computer wins.")
+    return winner
+
+
+def _ask(game: Any, position: Any, read: Callable[[str], str], write: Callable[[str], None]) -> Any:
+    while True:
+        try:
+            text = read("your move> ")
+        except (EOFError, KeyboardInterrupt):
+            raise _Quit from None
+        text = text.strip()
+        if text.lower() in ("q", "quit", "exit"):
+            raise _Quit
+        if not text:
+            continue
+        try:
+            return game.parse(text, position)
+        except ValueError as exc:
+            write(f"illegal move: {exc}")
+
+
+def _numbers(text: str) -> list[int]:
+    try:
+        return [int(w) for w in text.replace(",", " ").split()]
+    except ValueError:
+        raise ValueError(f"type numbers, e.g. '2 3' (got {text!r})") from None
+
+
+class NimPlay:
+    """Nim: a move is "PILE TAKE" (piles numbered from 1)."""
+
+    def __init__(self, misere: bool = False) -> None:
+        self.misere = misere
+        self.last_mover_wins = not misere
+        kind = "misère Nim: whoever takes the last stone loses" if misere else \
+            "Nim: whoever takes the last stone wins"
+        self.rules = f"{kind}. Type PILE TAKE (e.g. '2 3'), or q to quit."
+
+    def show(self, piles: Sequence[int]) -> str:
+        return "piles: " + "  ".join(f"{i + 1}:{p}" for i, p in enumerate(piles))
+
+    def over(self, piles: Sequence[int]) -> bool:
+        return not any(piles)
+
+    def parse(self, text: str, piles: list[int]) -> list[int]:
+        nums = _numbers(text)
+        if len(nums) != 2:
+            raise ValueError("type two numbers: the pile and how many stones to take")
+        pile, take = nums
+        if not 1 <= pile <= len(piles):
+            raise ValueError(f"there is no pile {pile} (piles 1 to {len(piles)})")
+        if take < 1:
+            raise ValueError("take at least one stone")
+        if take > piles[pile - 1]:
+            raise ValueError(f"pile {pile} has only {piles[pile - 1]} stones")
+        new = list(piles)
+        new[pile - 1] -= take
+        return new
+
+    def computer(self, piles: list[int]) -> tuple[str, list[int]]:
+        moves = winning_moves(piles, misere=self.misere)
+        if moves:
+            m = moves[0]
+            pile, take = m.pile, m.take
+        else:  # a lost position: take one stone from the largest pile, and hope
+            pile = max(range(len(piles)), key=lambda i: piles[i])
+            take = 1
+        new = list(piles)
+        new[pile] -= take
+        return f"takes {take} from pile {pile + 1}", new
+
+    def losing(self, piles: list[int]) -> bool:
+        return is_losing(piles, misere=self.misere)
+
+
+class HeapPlay:
+    """A heap game: a move is "HEAP TAKE [HEAPS LEFT...]" (heaps numbered from 1)."""
+
+    def __init__(self, game: HeapGame) -> None:
+        self.game = game
+        self.last_mover_wins = True
+        self.rules = (f"{game.name} ({game.code}): whoever moves last wins. Type HEAP TAKE "
+                      "and the sizes of the heaps it leaves (e.g. '1 2 3 4'), or q to quit.")
+
+    def show(self, heaps: Sequence[int]) -> str:
+        return "heaps: " + "  ".join(f"{i + 1}:{h}" for i, h in enumerate(heaps))
+
+    def over(self, heaps: Sequence[int]) -> bool:
+        return not any(next(self.game.moves(h), None) is not None for h in heaps)
+
+    def parse(self, text: str, heaps: list[int]) -> list[int]:
+        nums = _numbers(text)
+        if len(nums) < 2:
+            raise ValueError("type the heap, the tokens to take, and the heaps left")
+        heap, take, left = nums[0], nums[1], tuple(sorted(nums[2:]))
+        if not 1 <= heap <= len(heaps):
+            raise ValueError(f"there is no heap {heap} (heaps 1 to {len(heaps)})")
+        h = heaps[heap - 1]
+        legal = {(k, tuple(sorted(rest))) for k, rest in self.game.moves(h)}
+        if (take, left) not in legal:
+            options = sorted({k for k, _ in legal})
+            raise ValueError(f"that move is not allowed from a heap of {h}"
+                             + (f" (it may take {options} tokens)" if options else " (no move)"))
+        return heaps[:heap - 1] + list(left) + heaps[heap:]
+
+    def computer(self, heaps: list[int]) -> tuple[str, list[int]]:
+        move = self.game.winning_move(heaps)
+        if move is None:  # lost: any legal move
+            i = next(i for i, h in enumerate(heaps) if next(self.game.moves(h), None))
+            k, left = next(self.game.moves(heaps[i]))
+        else:
+            i, k, left = move
+        desc = f"takes {k} from heap {i + 1}" + (f", leaving {list(left)}" if left else "")
+        return desc, heaps[:i] + list(left) + heaps[i + 1:]
