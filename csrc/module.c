@@ -794,7 +794,46 @@ static PyObject *py_heap_extend(PyObject *mod, PyObject *const *args, Py_ssize_t
     Py_RETURN_NONE;
 }
 
+/* turning_extend(family, lo, hi, g, start, stop): family 0 consecutive, 1 progression;
+ * hi < 0 for no upper bound; g a writable C-contiguous uint64 buffer. */
+static PyObject *py_turning_extend(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "turning_extend(family, lo, hi, g, start, stop)");
+        return NULL;
+    }
+    long family = PyLong_AsLong(args[0]);
+    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t start = PyLong_AsSsize_t(args[4]), stop = PyLong_AsSsize_t(args[5]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+        return NULL;
+    int ok = (family == TG_CONSECUTIVE || family == TG_PROGRESSION) && lo >= 1 &&
+             view.itemsize == 8 && view.len / 8 >= stop && 0 <= start && start <= stop;
+    int status = 0;
+    if (ok) {
+        size_t h = hi < 0 ? (size_t)-1 : (size_t)hi;
+        Py_BEGIN_ALLOW_THREADS
+        status = tg_values((int)family, (size_t)lo, h, (uint64_t *)view.buf, (size_t)start,
+                           (size_t)stop);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "turning_extend: bad arguments");
+        return NULL;
+    }
+    if (status < 0)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
+    {"turning_extend", (PyCFunction)(void (*)(void))py_turning_extend, METH_FASTCALL,
+     "turning_extend(family, lo, hi, g, start, stop): coin-turning Grundy values"},
     {"heap_extend", (PyCFunction)(void (*)(void))py_heap_extend, METH_FASTCALL,
      "heap_extend(rules, g, start, stop): Grundy values of a heap game, g[start:stop]"},
     {"add", (PyCFunction)(void (*)(void))py_add, METH_FASTCALL, "add(a, b): nim-sum"},

@@ -9,6 +9,7 @@
  *               Fermat tower a = a1*X (+) a0 down to the 64-bit kernel.
  *   linalg.c    Gaussian elimination over the nim field, limbs of any size.
  *   heap.c      Grundy values of take-and-break heap games.
+ *   turning.c   Grundy values of structured coin-turning games.
  * module.c and ufuncs.c bind these to Python and numpy; nothing here needs Python.
  */
 #ifndef NIMCORE_H
@@ -95,5 +96,13 @@ int la_matmul(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c
 int hp_take_break(const unsigned *rules, size_t nrules, uint32_t *g, size_t start, size_t stop);
 /* The same for Grundy's game: split a heap into two unequal non-empty heaps. */
 int hp_grundy_game(uint32_t *g, size_t start, size_t stop);
+
+/* ---- turning.c ---------------------------------------------------------- */
+
+enum { TG_CONSECUTIVE = 0, TG_PROGRESSION = 1 };
+/* Extends the Grundy values g[0..start) of a coin-turning game to g[0..stop): a move turns
+ * between lo and hi coins (hi may be SIZE_MAX) ending at the head x, either consecutive or
+ * in arithmetic progression.  0, or -1 when out of memory. */
+int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_t stop);
 
 #endif

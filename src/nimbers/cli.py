@@ -316,10 +316,84 @@ def _heap(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _turning_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="a family (turning-turtles, mocking-turtles, moebius, mogul, "
+                                "gold-moidores, at-most-T, motley, twins, triplets, ruler, "
+                                "progression, turnips, grunt) or a turning code like 1-3C(5)")
+    p.add_argument("count", type=parse_nimber, nargs="?", default=20,
+                   help="how many values G(0..count-1) to print (default 20)")
+    p.add_argument("--heads", metavar="COINS",
+                   help="a position: head coins '0,3,7' (numbered from 0) or a row like HTHHT; "
+                        "prints its value and a winning move")
+
+
+def _parse_heads(text: str):
+    t = text.strip()
+    if t and set(t.upper()) <= {"H", "T"}:
+        return t
+    try:
+        return [int(v) for v in t.split(",") if v.strip()]
+    except ValueError:
+        raise UsageError(f"heads are coin numbers like 0,3,7 or a row like HTHHT, got {text!r}") from None
+
+
+@command("turning", "values and winning moves of a coin-turning game (coins from 0)",
+         "nimbers turning ruler --heads 0,3,7")
+@arguments(_turning_args)
+def _turning(args: argparse.Namespace) -> str:
+    from .games.turning import named_game
+    game = named_game(args.game)
+    if args.heads is None:
+        return " ".join(str(v) for v in game.values(args.count).tolist())
+    heads = _parse_heads(args.heads)
+    value = game.position_value(heads)
+    move = game.winning_move(heads)
+    verdict = "no winning move: every move loses" if move is None else \
+        "winning move: turn coins " + ",".join(str(c) for c in move)
+    return f"value: {value}\n{verdict}"
+
+
+def _tartan_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("games", nargs="+", help="two or more 1-D games (names or codes), or one "
+                                            "of turning-corners, rugs, acrostic-twins")
+    p.add_argument("--heads", metavar="HEADS",
+                   help="heads as row:column pairs, e.g. 3:5,2:2 (numbered from 0)")
+    p.add_argument("--size", type=parse_nimber, default=8, help="board side for the table")
+
+
+@command("tartan", "values and winning moves of 2-D coin-turning games (Tartan theorem)",
+         "nimbers tartan twins twins --heads 3:5,2:2")
+@arguments(_tartan_args)
+def _tartan(args: argparse.Namespace) -> str:
+    from .games.tartan import acrostic_twins, rugs, tartan, turning_corners
+    from .tables import format_table
+    special = {"turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
+    if len(args.games) == 1:
+        if args.games[0] not in special:
+            raise UsageError("give two or more games, or turning-corners, rugs or acrostic-twins")
+        game = special[args.games[0]]()
+    else:
+        game = tartan(*args.games)
+    if args.heads is None:
+        if args.size > 64:
+            raise UsageError("--size is at most 64 for a printed table")
+        shape = [args.size] * (len(getattr(game, "factors", (0, 0))))
+        if len(shape) != 2:
+            raise UsageError("a table is printed for two games only; use --heads")
+        return format_table(game.values(*shape), op="G")
+    value = game.position_value(args.heads)
+    move = game.winning_move(args.heads)
+    verdict = "no winning move: every move loses" if move is None else \
+        "winning move: turn " + ",".join(":".join(str(v) for v in c) for c in move)
+    return f"value: {value}\n{verdict}"
+
+
 def _play_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", choices=["nim", "octal"], help="nim (then pile sizes) or octal "
-                                                          "(then a code and heap sizes)")
-    p.add_argument("setup", nargs="+", help="nim: pile sizes; octal: a code, then heap sizes")
+    p.add_argument("game", choices=["nim", "octal", "turning"],
+                   help="nim (then pile sizes), octal (then a code and heap sizes) or turning "
+                        "(then a game and a row like HTHHT)")
+    p.add_argument("setup", nargs="+", help="nim: pile sizes; octal: a code, then heap sizes; "
+                                            "turning: a game, then a row of H and T")
     p.add_argument("--misere", action="store_true", help="Nim only: the last mover loses")
     p.add_argument("--first", choices=["human", "computer"], default="human",
                    help="who moves first (default: you)")
@@ -332,6 +406,13 @@ def _play(args: argparse.Namespace) -> None:
     if args.game == "nim":
         game = NimPlay(misere=args.misere)
         position = [_setup_number(v) for v in args.setup]
+    elif args.game == "turning":
+        from .games.play import TurningPlay
+        from .games.turning import heads_of, named_game
+        if len(args.setup) != 2:
+            raise UsageError("play turning needs a game and a row of coins, e.g. ruler HTHHT")
+        game = TurningPlay(named_game(args.setup[0]), len(args.setup[1]))
+        position = heads_of(args.setup[1])
     else:
         if len(args.setup) < 2:
             raise UsageError("play octal needs a code and at least one heap size")

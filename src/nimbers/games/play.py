@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 from .grundy import HeapGame
 from .nim import is_losing, winning_moves
 
-__all__ = ["play", "NimPlay", "HeapPlay"]
+__all__ = ["play", "NimPlay", "HeapPlay", "TurningPlay"]
 
 
 class _Quit(Exception):
@@ -159,3 +159,43 @@ class HeapPlay:
             i, k, left = move
         desc = f"takes {k} from heap {i + 1}" + (f", leaving {list(left)}" if left else "")
         return desc, heaps[:i] + list(left) + heaps[i + 1:]
+
+
+class TurningPlay:
+    """A coin-turning game on a row of coins: a move lists the coins to turn, e.g. "1 4"
+    (coins numbered from 0; the rightmost must be a head)."""
+
+    def __init__(self, game: Any, length: int) -> None:
+        self.game = game
+        self.length = length
+        self.last_mover_wins = True
+        self.rules = (f"{game.name}: turn coins, the rightmost from heads to tails; whoever "
+                      "moves last wins. Type the coins to turn (from 0), e.g. '1 4', or q.")
+
+    def show(self, heads: Sequence[int]) -> str:
+        row = "".join("H" if i in set(heads) else "T" for i in range(self.length))
+        return f"coins: {row}   (0..{self.length - 1} from the left)"
+
+    def over(self, heads: Sequence[int]) -> bool:
+        return not any(next(self.game.move_sets(h), None) is not None for h in heads)
+
+    def parse(self, text: str, heads: list[int]) -> list[int]:
+        coins = sorted(set(_numbers(text)))
+        if not coins:
+            raise ValueError("type the coins to turn")
+        if coins[0] < 0 or coins[-1] >= self.length:
+            raise ValueError(f"coins are numbered 0 to {self.length - 1}")
+        x = coins[-1]
+        if x not in heads:
+            raise ValueError(f"the rightmost coin turned ({x}) must be a head")
+        others = tuple(coins[:-1])
+        if not any(tuple(sorted(s)) == others for s in self.game.move_sets(x)):
+            raise ValueError(f"{self.game.name} does not allow turning those coins")
+        return sorted(set(heads) ^ set(coins))
+
+    def computer(self, heads: list[int]) -> tuple[str, list[int]]:
+        move = self.game.winning_move(heads)
+        if move is None:  # lost: any legal move, at the rightmost head that has one
+            x = next(h for h in reversed(heads) if next(self.game.move_sets(h), None) is not None)
+            move = sorted(next(self.game.move_sets(x))) + [x]
+        return "turns " + " ".join(str(c) for c in move), sorted(set(heads) ^ set(move))
