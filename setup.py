@@ -13,7 +13,7 @@ import sys
 import numpy
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "ufuncs.c", "kernel64.c", "tower.c", "linalg.c", "heap.c", "turning.c"]
+SOURCES = ["module.c", "ufuncs.c", "kernel64.c", "tower.c", "linalg.c", "heap.c", "turning.c", "dlog.c"]
 
 
 def compile_args():

@@ -340,10 +340,29 @@ static void mul_block_clmul(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t 
 }
 #endif
 
+/* Whether writing o[0..n) can change an input element before it is read, other than the
+ * same element in place: reductions (accumulator stride 0) and accumulations (the output one
+ * element behind the input) chain the results, so blocks must not read ahead. */
+static int chains(const u64 *x, ptrdiff_t sx, const u64 *o, ptrdiff_t so, size_t n)
+{
+    if (n < 2 || (x == o && sx == so && so != 0))
+        return 0;
+    const char *x0 = (const char *)x, *o0 = (const char *)o;
+    const char *x1 = x0 + (ptrdiff_t)(n - 1) * sx, *o1 = o0 + (ptrdiff_t)(n - 1) * so;
+    const char *xlo = x0 < x1 ? x0 : x1, *xhi = (x0 < x1 ? x1 : x0) + sizeof(u64);
+    const char *olo = o0 < o1 ? o0 : o1, *ohi = (o0 < o1 ? o1 : o0) + sizeof(u64);
+    return xlo < ohi && olo < xhi;
+}
+
 void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
                     u64 *o, ptrdiff_t so, size_t n)
 {
 #ifdef NK_HAVE_CLMUL
+    if (nk_kernel == NK_CLMUL && (chains(a, sa, o, so, n) || chains(b, sb, o, so, n))) {
+        for (size_t i = 0; i < n; i++) /* one element at a time, in order */
+            OUT(o, so, i) = nk_mul(AT(a, sa, i), AT(b, sb, i));
+        return;
+    }
     if (nk_kernel == NK_CLMUL) {
         if (sb == 0 && sa != 0) { /* the product commutes: keep the broadcast one first */
             const u64 *t = a;

@@ -724,6 +724,166 @@ static PyObject *py_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* ---- discrete logarithms ------------------------------------------------------------ */
+
+/* LogTable(limbs, [(p, g_p, e_p, m_p), ...]): for each prime p of the group order, the
+ * subgroup generator g_p = g^e_p, the exponent e_p = (2^(64 limbs) - 1) / p and the number
+ * of baby steps m_p (memory: about 24 bytes each; giant steps per query: p / m_p).
+ * residues(a) gives log_g(a) mod each p (Pohlig-Hellman's steps; the caller combines them). */
+typedef struct {
+    PyObject_HEAD
+    size_t n, count;
+    dl_table **tables;
+    u64 *exponents; /* count x n limbs */
+} LogTableObject;
+
+static void logtable_dealloc(LogTableObject *self)
+{
+    for (size_t i = 0; self->tables && i < self->count; i++)
+        dl_free(self->tables[i]);
+    PyMem_Free(self->tables);
+    PyMem_Free(self->exponents);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int limbs_of(PyObject *o, u64 *dst, size_t n)
+{
+    nim_arg a;
+    if (parse_nimber(o, &a) < 0)
+        return -1;
+    if (a.limbs > n) {
+        PyErr_SetString(PyExc_ValueError, "value does not fit the table's field");
+        return -1;
+    }
+    return load_arg(&a, dst, n);
+}
+
+static PyObject *logtable_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    Py_ssize_t n;
+    PyObject *entries;
+    if (kw && PyDict_GET_SIZE(kw)) {
+        PyErr_SetString(PyExc_TypeError, "LogTable takes positional arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "nO", &n, &entries))
+        return NULL;
+    if (n < 1 || (n & (n - 1)) || n > 8) {
+        PyErr_SetString(PyExc_ValueError, "LogTable: limbs must be 1, 2, 4 or 8");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(entries, "LogTable: entries must be a sequence");
+    if (!seq)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    LogTableObject *self = (LogTableObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    self->n = (size_t)n;
+    self->count = 0;
+    self->tables = (dl_table **)PyMem_Calloc((size_t)count + 1, sizeof(dl_table *));
+    self->exponents = (u64 *)PyMem_Calloc((size_t)(count + 1) * (size_t)n, sizeof(u64));
+    u64 *g = (u64 *)PyMem_Calloc((size_t)n, sizeof(u64));
+    if (!self->tables || !self->exponents || !g)
+        goto nomem;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        unsigned long long p, baby;
+        PyObject *go, *eo;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "KOOK", &p, &go, &eo, &baby))
+            goto fail;
+        if (p < 2 || p >> 62 || baby < 1 || baby > ((u64)1 << 26)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "LogTable: primes in [2, 2^62), baby steps in [1, 2^26]");
+            goto fail;
+        }
+        if (limbs_of(go, g, (size_t)n) < 0 || limbs_of(eo, self->exponents + i * n, (size_t)n) < 0)
+            goto fail;
+        tw_to_work(g, (size_t)n);
+        u64 m = (u64)baby;
+        dl_table *t;
+        Py_BEGIN_ALLOW_THREADS
+        t = dl_new(g, (size_t)n, (u64)p, m);
+        Py_END_ALLOW_THREADS
+        if (!t)
+            goto nomem;
+        self->tables[i] = t;
+        self->count++;
+    }
+    PyMem_Free(g);
+    Py_DECREF(seq);
+    return (PyObject *)self;
+nomem:
+    PyErr_NoMemory();
+fail:
+    PyMem_Free(g);
+    Py_DECREF(seq);
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyObject *logtable_residues(LogTableObject *self, PyObject *arg)
+{
+    size_t n = self->n, bits = 64 * n;
+    /* a^(2^k) for every k once, then each a^e_p as a product of those: the squarings are
+     * shared by all the primes' exponents, and the products are independent. */
+    u64 *buf = (u64 *)PyMem_Malloc(((bits + 3) * n + tw_scratch_limbs(n)) * sizeof(u64));
+    if (!buf)
+        return PyErr_NoMemory();
+    u64 *sq = buf, *h = buf + bits * n, *t = h + n, *a = t + n, *s = a + n;
+    if (limbs_of(arg, a, n) < 0) {
+        PyMem_Free(buf);
+        return NULL;
+    }
+    if (tw_is_zero(a, n)) {
+        PyMem_Free(buf);
+        PyErr_SetString(PyExc_ValueError, "0 has no logarithm");
+        return NULL;
+    }
+    tw_to_work(a, n);
+    memcpy(sq, a, n * sizeof(u64));
+    for (size_t k = 1; k < bits; k++)
+        tw_square(sq + (k - 1) * n, sq + k * n, n, s);
+    PyObject *out = PyTuple_New((Py_ssize_t)self->count);
+    for (size_t i = 0; out && i < self->count; i++) {
+        const u64 *e = self->exponents + i * n;
+        memset(h, 0, n * sizeof(u64));
+        h[0] = nk_to_work(1);
+        for (size_t k = 0; k < bits; k++)
+            if (e[k / 64] >> (k % 64) & 1) {
+                tw_mul(h, sq + k * n, t, n, s);
+                memcpy(h, t, n * sizeof(u64));
+            }
+        int64_t x = dl_log(self->tables[i], h);
+        if (x < 0) {
+            Py_CLEAR(out);
+            PyErr_SetString(PyExc_ValueError, "the value is not in the generated subgroup");
+            break;
+        }
+        PyTuple_SET_ITEM(out, (Py_ssize_t)i, PyLong_FromLongLong(x));
+    }
+    PyMem_Free(buf);
+    return out;
+}
+
+static PyMethodDef logtable_methods[] = {
+    {"residues", (PyCFunction)logtable_residues, METH_O,
+     "residues(a): log_g(a) modulo each prime of the table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject LogTableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nimbers._core.LogTable",
+    .tp_basicsize = sizeof(LogTableObject),
+    .tp_dealloc = (destructor)logtable_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Baby-step giant-step tables for Pohlig-Hellman logarithms in a nim field.",
+    .tp_methods = logtable_methods,
+    .tp_new = logtable_new,
+};
+
 /* ---- module functions: heap games ---------------------------------------------------- */
 
 /* heap_extend(rules, g, start, stop): rules a sequence of digit bit sets (None for Grundy's
@@ -874,6 +1034,13 @@ PyMODINIT_FUNC PyInit__core(void)
     Py_INCREF(&NimOpType);
     if (PyModule_AddObject(m, "NimOp", (PyObject *)&NimOpType) < 0) {
         Py_DECREF(&NimOpType);
+        goto fail;
+    }
+    if (PyType_Ready(&LogTableType) < 0)
+        goto fail;
+    Py_INCREF(&LogTableType);
+    if (PyModule_AddObject(m, "LogTable", (PyObject *)&LogTableType) < 0) {
+        Py_DECREF(&LogTableType);
         goto fail;
     }
     if (PyModule_AddIntConstant(m, "MAX_BITS", (long)(MAX_LIMBS * 64)) < 0)

@@ -267,6 +267,47 @@ def _solve(args: argparse.Namespace) -> str:
     return "\n".join(" ".join(str(v) for v in row) for row in x.tolist())
 
 
+# ---- the nim field ---------------------------------------------------------------------------
+
+@command("log", "discrete logarithm: the least x with base^x = a", "nimbers log 3 2     ->  2")
+@arguments(lambda p: (p.add_argument("a", type=parse_nimber), p.add_argument("base", type=parse_nimber)))
+def _log(args: argparse.Namespace) -> str:
+    from .field import nim_log
+    return str(nim_log(args.a, args.base))
+
+
+@command("order", "multiplicative order of a nimber", "nimbers order 256   ->  21845")
+@arguments(_operands(1))
+def _order(args: argparse.Namespace) -> str:
+    from .field import nim_order
+    return str(nim_order(args.values[0]))
+
+
+@command("minpoly", "minimal polynomial over GF(2), highest degree first", "nimbers minpoly 8")
+@arguments(_operands(1))
+def _minpoly(args: argparse.Namespace) -> str:
+    from .field import minimal_polynomial
+    coeffs = minimal_polynomial(args.values[0])
+    degree = len(coeffs) - 1
+    terms = []
+    for i, c in enumerate(coeffs):
+        if c:
+            d = degree - i
+            terms.append("1" if d == 0 else "x" if d == 1 else f"x^{d}")
+    return " + ".join(terms)
+
+
+@command("solve-quadratic", "all x with x*x + b*x = c (nim operations)",
+         "nimbers solve-quadratic 1 7")
+@arguments(lambda p: (p.add_argument("b", type=parse_nimber), p.add_argument("c", type=parse_nimber),
+                      p.add_argument("--bits", type=parse_nimber,
+                                     help="only roots in GF(2^bits) (a power of two)")))
+def _solve_quadratic(args: argparse.Namespace) -> str:
+    from .field import solve_quadratic
+    roots = solve_quadratic(args.b, args.c, bits=args.bits)
+    return " ".join(str(r) for r in roots) if roots else "no root"
+
+
 # ---- games ---------------------------------------------------------------------------------
 
 def _piles_args(p: argparse.ArgumentParser) -> None:

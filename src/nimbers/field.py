@@ -1,0 +1,457 @@
+"""The nim field in depth: multiplicative orders, primitive elements, discrete logarithms,
+traces and norms, conjugates and minimal polynomials, quadratic equations, the polynomial
+basis, and subfields.
+
+The nimbers below 2^B (B = 2^k) form the field GF(2^B); its multiplicative group is cyclic of
+order 2^B - 1 = F_0 F_1 ... F_(k-1), the product of the Fermat numbers F_j = 2^(2^j) + 1, whose
+prime factors are known up to B = 512 (F_5 = 641 * 6700417, F_6 = 274177 * 67280421310721, ...).
+
+>>> nim_order(256), nim_order(2)
+(21845, 3)
+>>> nim_log(nim_pow(primitive_element(64), 12345), primitive_element(64))
+12345
+>>> minimal_polynomial(2)          # 2 (x) 2 = 3 = 2 (+) 1: x^2 + x + 1
+[1, 1, 1]
+>>> solve_quadratic(1, 7)          # x (x) x (+) x = 7
+[12, 13]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import gcd, isqrt
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from .arith import _check_int, field_bits, nim_inv, nim_mul, nim_pow, nim_square, nim_sqrt
+
+__all__ = ["FERMAT_PRIME_FACTORS", "group_order_factors", "nim_order", "is_primitive",
+           "primitive_element", "nim_log", "nim_trace", "nim_norm", "conjugates",
+           "minimal_polynomial", "solve_quadratic", "to_polynomial_basis",
+           "from_polynomial_basis", "polynomial_modulus", "subfield", "in_subfield"]
+
+#: The prime factors of the Fermat numbers F_j = 2^(2^j) + 1, j = 0..8 (F_0..F_4 are prime;
+#: F_5 by Euler, F_6 by Landry, F_7 by Morrison and Brillhart, F_8 by Brent and Pollard).
+#: The tests check every product and primality.
+FERMAT_PRIME_FACTORS: dict[int, tuple[int, ...]] = {
+    0: (3,),
+    1: (5,),
+    2: (17,),
+    3: (257,),
+    4: (65537,),
+    5: (641, 6700417),
+    6: (274177, 67280421310721),
+    7: (59649589127497217, 5704689200685129054721),
+    8: (1238926361552897,
+        93461639715357977769163558199606896584051237541638188580280321),
+}
+
+
+def _check_bits(bits: Any) -> int:
+    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
+        raise TypeError(f"a field size is a power of two in bits, not {type(bits).__name__}")
+    bits = int(bits)
+    if bits < 1 or bits & (bits - 1):
+        raise ValueError(f"nim fields have 2^(2^k) elements: bits must be a power of two, got {bits}")
+    return bits
+
+
+def _check_nimber(a: Any) -> int:
+    if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+        raise TypeError(f"nimbers are non-negative integers, not {type(a).__name__}")
+    return _check_int(int(a))
+
+
+def group_order_factors(bits: int) -> list[int]:
+    """The distinct primes dividing 2^bits - 1 (the order of GF(2^bits)*).
+
+    >>> group_order_factors(64)
+    [3, 5, 17, 257, 641, 65537, 6700417]
+    """
+    bits = _check_bits(bits)
+    k = bits.bit_length() - 1
+    if k - 1 > max(FERMAT_PRIME_FACTORS):
+        raise ValueError(f"the factorization of 2^{bits} - 1 is not known to nimbers "
+                         f"(fields up to {2 ** (max(FERMAT_PRIME_FACTORS) + 1)} bits)")
+    primes: list[int] = []
+    for j in range(k):
+        primes.extend(FERMAT_PRIME_FACTORS[j])
+    return sorted(primes)
+
+
+def _order_in(a: int, bits: int) -> int:
+    order = (1 << bits) - 1
+    for p in group_order_factors(bits):
+        while order % p == 0 and nim_pow(a, order // p) == 1:
+            order //= p
+    return order
+
+
+def nim_order(a: int) -> int:
+    """The multiplicative order of a != 0: the least n >= 1 with a^n = 1 (nim power).  It
+    does not depend on the field a is taken in, and divides 2^B - 1 for a < 2^B.
+
+    >>> [nim_order(a) for a in range(1, 9)]
+    [1, 3, 3, 15, 15, 15, 15, 5]
+    """
+    a = _check_nimber(a)
+    if a == 0:
+        raise ZeroDivisionError("0 has no multiplicative order")
+    return _order_in(a, field_bits(a))
+
+
+def is_primitive(a: int, bits: int) -> bool:
+    """Whether a generates the multiplicative group of GF(2^bits).
+
+    >>> is_primitive(2**32 + 6, 64), is_primitive(2, 64)
+    (True, False)
+    """
+    a, bits = _check_nimber(a), _check_bits(bits)
+    if a == 0 or a >= 1 << bits:
+        return False
+    return _order_in(a, bits) == (1 << bits) - 1
+
+
+@lru_cache(maxsize=None)
+def primitive_element(bits: int) -> int:
+    """The generator of GF(2^bits)* that nimbers uses: the least primitive element, which is
+    at least 2^(bits/2) since the subfields hold no generator (1 for GF(2)).
+
+    >>> primitive_element(2), primitive_element(8), primitive_element(64) == 2**32 + 6
+    (2, 18, True)
+    """
+    bits = _check_bits(bits)
+    if bits == 1:
+        return 1
+    a = 1 << (bits // 2)
+    while not is_primitive(a, bits):
+        a += 1
+    return a
+
+
+# ---- discrete logarithms ------------------------------------------------------------------
+
+
+#: Discrete logarithms reach this field size: beyond it, 2^B - 1 has prime factors too
+#: large for baby-step giant-step (F_7 = 59649589127497217 * 5704689200685129054721).
+MAX_LOG_BITS = 128
+
+
+@lru_cache(maxsize=None)
+def _log_table(bits: int) -> tuple[list[int], Any]:  # (CRT coefficients, table)
+    """The primes of 2^bits - 1 and the compiled baby-step tables of their subgroups,
+    built once per field (about 0.1 s for 64 bits, seconds and ~100 MB for 128)."""
+    if bits > MAX_LOG_BITS:
+        raise ValueError(f"discrete logarithms are supported in fields of up to {MAX_LOG_BITS} "
+                         f"bits: 2^{bits} - 1 has prime factors too large for baby-step giant-step")
+    n = (1 << bits) - 1
+    g = primitive_element(bits)
+    primes = group_order_factors(bits)
+    entries = []
+    for p in primes:
+        # enough baby steps for a handful of giant steps on 64 bits; capped memory beyond
+        baby = min(p, max(1 << 16, isqrt(p) + 1), 1 << 22)
+        entries.append((p, nim_pow(g, n // p), n // p, baby))
+    # Chinese remainder theorem: x = sum of r_p c_p (mod n), c_p = 1 mod p and 0 mod the rest
+    crt = [(n // p) * pow(n // p, -1, p) for p in primes]
+    return crt, _core.LogTable(max(1, bits // 64), entries)
+
+
+def _log_primitive(a: int, bits: int) -> int:
+    """log of a != 0 to the base primitive_element(bits), mod 2^bits - 1, by Pohlig-Hellman
+    (2^bits - 1 is square-free: each prime once) and baby-step giant-step per prime."""
+    crt, table = _log_table(bits)
+    x = 0
+    for c, r in zip(crt, table.residues(a)):
+        x += c * r
+    return x % ((1 << bits) - 1)
+
+
+def nim_log(a: int, base: int) -> int:
+    """The least x >= 0 with nim_pow(base, x) == a; ValueError when there is none.
+
+    Pohlig-Hellman over the prime factors of 2^B - 1 (on 64 bits: 3, 5, 17, 257, 641, 65537,
+    6700417) with baby-step giant-step, both logarithms taken to a fixed primitive element.
+
+    >>> nim_log(3, 2)      # 2 (x) 2 = 3
+    2
+    """
+    a, base = _check_nimber(a), _check_nimber(base)
+    if a == 0 or base == 0:
+        raise ValueError("0 has no logarithm and is no base: nim_log works on non-zero nimbers")
+    bits = max(field_bits(a), field_bits(base))
+    n = (1 << bits) - 1
+    la, lb = _log_primitive(a, bits), _log_primitive(base, bits)
+    order = n // gcd(lb, n)  # the order of base
+    # base^x = a  <=>  lb x = la (mod n): solvable iff gcd(lb, n) divides la
+    d = gcd(lb, n)
+    if la % d:
+        raise ValueError(f"{a} is not a power of {base}: no logarithm exists")
+    return (la // d) * pow(lb // d, -1, order) % order
+
+
+# ---- trace, norm, conjugates, minimal polynomials ------------------------------------------
+
+
+def _field_of(a: int, bits: int | None) -> int:
+    b = field_bits(a) if bits is None else _check_bits(bits)
+    if a >= 1 << b:
+        raise ValueError(f"{a} does not lie in GF(2^{b})")
+    return b
+
+
+def nim_trace(a: Any, bits: int | None = None, to: int = 1) -> Any:
+    """The trace from GF(2^bits) down to its subfield GF(2^to): the sum of the conjugates
+    a^(2^(to*i)).  bits defaults to the smallest field holding a; works on arrays.
+
+    >>> nim_trace(2), nim_trace(2, 4), nim_trace(8, 4, to=2)
+    (1, 0, 2)
+    """
+    to = _check_bits(to)
+    if isinstance(a, np.ndarray):
+        b = 64 if bits is None else _check_bits(bits)
+        total = np.zeros_like(a)
+        x = a.copy()
+        for _ in range(b // to):
+            total ^= x
+            for _ in range(to):
+                x = nim_square(x)
+        return total
+    a = _check_nimber(a)
+    b = _field_of(a, bits)
+    if to > b:
+        raise ValueError(f"GF(2^{to}) is not a subfield of GF(2^{b})")
+    total, x = 0, a
+    for _ in range(b // to):
+        total ^= x
+        for _ in range(to):
+            x = nim_square(x)
+    return total
+
+
+def nim_norm(a: int, bits: int | None = None, to: int = 1) -> int:
+    """The norm from GF(2^bits) down to GF(2^to): the product of the conjugates,
+    a^((2^bits - 1) / (2^to - 1)).
+
+    >>> nim_norm(2), nim_norm(2, 4), nim_norm(2, 4, to=2)
+    (1, 1, 3)
+    """
+    a = _check_nimber(a)
+    b = _field_of(a, bits)
+    to = _check_bits(to)
+    if to > b:
+        raise ValueError(f"GF(2^{to}) is not a subfield of GF(2^{b})")
+    return nim_pow(a, ((1 << b) - 1) // ((1 << to) - 1))
+
+
+def conjugates(a: int) -> list[int]:
+    """The Frobenius orbit a, a^2, a^4, ... (distinct values): the roots of a's minimal
+    polynomial over GF(2).
+
+    >>> conjugates(2), conjugates(4)
+    ([2, 3], [4, 6, 5, 7])
+    """
+    a = _check_nimber(a)
+    orbit = [a]
+    x = nim_square(a)
+    while x != a:
+        orbit.append(x)
+        x = nim_square(x)
+    return orbit
+
+
+def minimal_polynomial(a: int) -> list[int]:
+    """The minimal polynomial of a over GF(2), coefficients highest degree first: the
+    product of (x + c) over the conjugates c.
+
+    >>> minimal_polynomial(0), minimal_polynomial(1), minimal_polynomial(4)
+    ([1, 0], [1, 1], [1, 0, 0, 1, 1])
+    """
+    poly = [1]  # highest degree first, nimber coefficients
+    for c in conjugates(a):
+        # multiply by (x + c)
+        new = poly + [0]
+        for i, coef in enumerate(poly):
+            new[i + 1] ^= nim_mul(coef, c)
+        poly = new
+    if any(coef > 1 for coef in poly):
+        raise AssertionError("the conjugates' product has coefficients in GF(2)")
+    return poly
+
+
+# ---- quadratic equations ---------------------------------------------------------------------
+
+
+def _artin_schreier(d: int, bits: int) -> int | None:
+    """A root y < 2^bits of y (x) y (+) y = d, or None, by the tower: with y = y1 X + y0,
+    d = d1 X + d0 (X = 2^(bits/2), X (x) X = X + h), the equation splits into
+    y1^2 + y1 = d1 and y0^2 + y0 = d0 + y1^2 (x) h."""
+    if bits == 1:
+        return 0 if d == 0 else None
+    half = bits // 2
+    X, h = 1 << half, 1 << (half - 1)
+    d1, d0 = d >> half, d & (X - 1)
+    y1 = _artin_schreier(d1, half)
+    if y1 is None:
+        return None
+    for choice in (y1, y1 ^ 1):
+        y0 = _artin_schreier(d0 ^ nim_mul(nim_square(choice), h), half)
+        if y0 is not None:
+            return (choice << half) | y0
+    return None
+
+
+def solve_quadratic(b: int, c: int, bits: int | None = None) -> list[int]:
+    """All x with x (x) x (+) b (x) x = c, sorted.  Among all nimbers there are two roots when
+    b != 0 and one when b = 0 (squaring is a bijection); with bits, only the roots below
+    2^bits (0, 1 or 2 of them).  Core: Artin-Schreier y (x) y (+) y = d, solved down the tower.
+
+    >>> solve_quadratic(1, 1), solve_quadratic(1, 1, bits=1), solve_quadratic(0, 2)
+    ([2, 3], [], [3])
+    """
+    b, c = _check_nimber(b), _check_nimber(c)
+    limit = None if bits is None else _check_bits(bits)
+    if b == 0:
+        roots = [nim_sqrt(c)]
+    else:
+        # x = b y: b^2 (y^2 + y) = c, so y^2 + y = c / b^2
+        d = nim_mul(c, nim_inv(nim_square(b)))
+        size = max(field_bits(d), 1)
+        y = _artin_schreier(d, size)
+        if y is None:  # the roots lie in the next field up, where every d has them
+            y = _artin_schreier(d, 2 * size)
+        roots = sorted({nim_mul(b, y), nim_mul(b, y ^ 1)})
+    if limit is not None:
+        roots = [r for r in roots if r < 1 << limit]
+    return roots
+
+
+# ---- the polynomial basis ----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _basis(bits: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Powers alpha^0..alpha^(bits-1) of the basis generator, the columns of the inverse map,
+    and the modulus f (as an int, bit i = coefficient of t^i)."""
+    alpha = primitive_element(bits)
+    powers = [1]
+    for _ in range(bits):
+        powers.append(nim_mul(powers[-1], alpha))
+    inverse = _invert_columns(powers[:bits], bits)
+    rest = _apply(inverse, powers[bits])
+    return tuple(powers[:bits]), tuple(inverse), (1 << bits) | rest
+
+
+def _apply(columns: tuple[int, ...] | list[int], v: int) -> int:
+    out = 0
+    i = 0
+    while v:
+        if v & 1:
+            out ^= columns[i]
+        v >>= 1
+        i += 1
+    return out
+
+
+def _invert_columns(cols: list[int], n: int) -> list[int]:
+    """Columns of the inverse of the n x n GF(2) matrix with the given columns."""
+    # rows of [A | I], Gauss-Jordan
+    rows = [sum(((cols[j] >> i) & 1) << j for j in range(n)) for i in range(n)]
+    aug = [1 << i for i in range(n)]
+    for c in range(n):
+        p = next(r for r in range(c, n) if rows[r] >> c & 1)
+        rows[c], rows[p] = rows[p], rows[c]
+        aug[c], aug[p] = aug[p], aug[c]
+        for r in range(n):
+            if r != c and rows[r] >> c & 1:
+                rows[r] ^= rows[c]
+                aug[r] ^= aug[c]
+    return [sum(((aug[i] >> j) & 1) << i for i in range(n)) for j in range(n)]
+
+
+def polynomial_modulus(bits: int) -> list[int]:
+    """The modulus f of the polynomial basis of GF(2^bits): the minimal polynomial of
+    primitive_element(bits), coefficients highest degree first.
+
+    >>> polynomial_modulus(2)
+    [1, 1, 1]
+    """
+    f = _basis(_check_bits(bits))[2]
+    return [f >> i & 1 for i in range(bits, -1, -1)]
+
+
+def _linear_on_arrays(columns: tuple[int, ...], arr: np.ndarray) -> np.ndarray:
+    """A GF(2)-linear map on an unsigned array, by byte tables."""
+    out = np.zeros(arr.shape, dtype=np.uint64)
+    x = arr.astype(np.uint64)
+    for byte in range(min(arr.dtype.itemsize, (len(columns) + 7) // 8)):
+        table = np.zeros(256, dtype=np.uint64)
+        for v in range(256):
+            table[v] = _apply(columns[8 * byte: 8 * byte + 8], v)
+        out ^= table[(x >> np.uint64(8 * byte)) & np.uint64(0xFF)]
+    return out.astype(arr.dtype)
+
+
+def to_polynomial_basis(a: Any, bits: int = 64) -> Any:
+    """The field isomorphism GF(2^bits) -> GF(2)[t]/(f): a as p(alpha) with alpha =
+    primitive_element(bits), returned as the int whose bit i is p's coefficient of t^i.
+    Products become carry-less products mod f.  Ints, or arrays of unsigned ints.
+
+    >>> p = to_polynomial_basis(12345, 16)
+    >>> from_polynomial_basis(p, 16)
+    12345
+    """
+    bits = _check_bits(bits)
+    inverse = _basis(bits)[1]
+    if isinstance(a, np.ndarray):
+        _check_array(a, bits)
+        return _linear_on_arrays(inverse, a)
+    a = _check_nimber(a)
+    if a >= 1 << bits:
+        raise ValueError(f"{a} does not lie in GF(2^{bits})")
+    return _apply(inverse, a)
+
+
+def from_polynomial_basis(p: Any, bits: int = 64) -> Any:
+    """The inverse of to_polynomial_basis: the nimber p(alpha)."""
+    bits = _check_bits(bits)
+    powers = _basis(bits)[0]
+    if isinstance(p, np.ndarray):
+        _check_array(p, bits)
+        return _linear_on_arrays(powers, p)
+    p = _check_nimber(p)
+    if p >= 1 << bits:
+        raise ValueError(f"{p} is not a polynomial of degree < {bits}")
+    return _apply(powers, p)
+
+
+def _check_array(a: np.ndarray, bits: int) -> None:
+    if a.dtype.kind != "u":
+        raise TypeError(f"expected an array of unsigned integers, not {a.dtype}")
+    if a.dtype.itemsize * 8 > bits and a.size and int(a.max()) >= 1 << bits:
+        raise ValueError(f"the array holds values outside GF(2^{bits})")
+    if bits > 64:
+        raise ValueError("arrays work on fields up to 64 bits; use ints beyond")
+
+
+# ---- subfields ---------------------------------------------------------------------------------
+
+
+def subfield(a: int) -> int:
+    """The bits of the smallest subfield GF(2^(2^k)) holding a.
+
+    >>> subfield(5), subfield(300)
+    (4, 16)
+    """
+    return field_bits(_check_nimber(a))
+
+
+def in_subfield(a: int, bits: int) -> bool:
+    """Whether a lies in GF(2^bits), i.e. a < 2^bits (and a^(2^bits) = a).
+
+    >>> in_subfield(5, 4), in_subfield(5, 2)
+    (True, False)
+    """
+    return _check_nimber(a) < 1 << _check_bits(bits)
