@@ -327,3 +327,48 @@ def test_wrong_operand_count():
         nim_mul(1)
     with pytest.raises(TypeError):
         nim_inv(1, 2)
+
+
+@pytest.mark.parametrize("dtype", UNSIGNED + [object])
+def test_reduce_and_accumulate_chain_in_order(dtype, kernel):
+    """Reductions and accumulations feed each result into the next product: the array loops
+    must not read ahead (a bug the blocked carry-less loop once had)."""
+    rng = np.random.default_rng(11)
+    top = 2**64 if dtype is object else np.iinfo(dtype).max + 1
+    x = np.array([int(v) % top for v in rng.integers(1, 2**63, 300, dtype=np.uint64)], dtype=dtype)
+    running, expected = 1, []
+    for v in x.tolist():
+        running = fermat_mul(running, int(v))
+        expected.append(running)
+    assert nim_mul.accumulate(x).tolist() == expected
+    assert int(nim_mul.reduce(x)) == expected[-1]
+    m = x[:240].reshape(12, 20)
+    for axis in (0, 1):
+        cols = m if axis == 1 else m.T
+        want = []
+        for row in cols.tolist():
+            acc = 1
+            for v in row:
+                acc = fermat_mul(acc, int(v))
+            want.append(acc)
+        assert nim_mul.reduce(m, axis=axis).tolist() == want
+    inplace = x.copy()
+    nim_mul(inplace, inplace, out=inplace)
+    assert inplace.tolist() == [fermat_mul(int(v), int(v)) for v in x]
+    shifted = x.copy()
+    nim_mul(shifted[:-1], shifted[1:], out=shifted[1:])  # overlapping: numpy buffers it
+    assert shifted[1:].tolist() == [fermat_mul(int(a), int(b)) for a, b in zip(x[:-1], x[1:])]
+
+
+def test_lists_mixing_big_and_small_ints_stay_exact():
+    a = 10995706271387654296  # above 2^63: numpy alone would make the list float64
+    got = nim_mul([a, 5], 3)
+    assert got.dtype == np.uint64 and got.tolist() == [fermat_mul(a, 3), fermat_mul(5, 3)]
+    assert nim_mul([2**70, 5], 3).tolist() == [fermat_mul(2**70, 3), 15]
+
+
+def test_object_arrays_are_validated_even_without_a_product():
+    with pytest.raises(ValueError):
+        nim_mul.reduce(np.array([-5], dtype=object))
+    with pytest.raises(TypeError):
+        nim_mul.reduce(np.array([1.5], dtype=object))

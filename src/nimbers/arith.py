@@ -78,11 +78,24 @@ def _check_int(x: int) -> int:
     return x
 
 
+def _check_objects(arr: np.ndarray) -> np.ndarray:
+    """An object array must hold non-negative ints (checked here, since a reduction over a
+    single element never reaches the ufunc loop that would check it)."""
+    for v in arr.flat:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"nimbers are non-negative integers, not {type(v).__name__}")
+        if v < 0:
+            raise ValueError(f"nimbers are non-negative integers, got {v}")
+    return arr
+
+
 def _to_unsigned(arr: np.ndarray) -> np.ndarray:
     """An integer array as unsigned, refusing negative entries and non-integers."""
     kind = arr.dtype.kind
-    if kind == "u" or kind == "O":
+    if kind == "u":
         return arr
+    if kind == "O":
+        return _check_objects(arr)
     if kind == "b":
         return arr.astype(np.uint8)
     if kind == "i":
@@ -112,6 +125,13 @@ def _operand(x: Any) -> Any:
     arr = np.asarray(x)
     if arr.size == 0 and arr.dtype.kind == "f":  # an empty list: numpy guesses float64
         arr = arr.astype(np.uint64)
+    elif arr.dtype.kind == "f":
+        # numpy turns ints above 2^63 mixed with small ones into floats: keep them exact
+        objects = np.array(x, dtype=object)
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in objects.flat):
+            arr = _check_objects(objects)
+            if all(v <= _UINT64_MAX for v in arr.flat):
+                arr = arr.astype(np.uint64)
     return _to_unsigned(arr)
 
 

@@ -378,7 +378,7 @@ def _any_coins(t: Term, n: int) -> list[int]:
     if t.hi is None:
         return _span_values(t, n)
     g: list[int] = []
-    top = t.hi - 1  # most other coins
+    top = max(0, min(t.hi - 1, n - 1))  # most other coins: never more than the coins there are
     size = 2
     reach = [np.zeros(size, dtype=bool) for _ in range(top + 1)]  # reach[j]: j distinct coins
     reach[0][0] = True
