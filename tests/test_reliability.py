@@ -2,6 +2,7 @@
 command line under malformed arguments, and sizes refused up front."""
 
 import gc
+import os
 import subprocess
 import sys
 import threading
@@ -84,6 +85,8 @@ def test_no_leaks(rounds):
     tracemalloc.stop()
     after_rss = rss_kib()
     assert after_py - before_py < 200_000, f"Python allocations grew {after_py - before_py} bytes"
+    if os.environ.get("NIMBERS_UNDER_SANITIZER"):
+        return  # AddressSanitizer holds freed memory in quarantine, so RSS grows by design
     assert after_rss - before_rss < 8_000, f"resident memory grew {after_rss - before_rss} KiB"
 
 

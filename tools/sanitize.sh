@@ -21,6 +21,7 @@ export PYTHONPATH="$venv/site"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export LD_PRELOAD="$asan $ubsan"
+export NIMBERS_UNDER_SANITIZER=1  # ASan keeps freed memory in quarantine: RSS is no leak gauge
 log="$venv/log"
 set +e
 "$venv/bin/python" -m pytest -q -p no:cacheprovider --import-mode=importlib \
