@@ -16,16 +16,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 import nimbers  # noqa: E402
-from peers import make_blog_memoized, make_pure_python  # noqa: E402
-
-
-def best_of(fn, repeat=5):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from peers import best_of, make_blog_memoized, make_pure_python  # noqa: E402
 
 
 def per_call_scalar(fn, pairs):

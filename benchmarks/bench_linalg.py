@@ -16,16 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import nimbers  # noqa: E402
 from nimbers.linalg import det  # noqa: E402
-from peers import make_pure_python  # noqa: E402
-
-
-def best_of(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from peers import best_of, make_pure_python  # noqa: E402
 
 
 def pure_python_det(m, mul):

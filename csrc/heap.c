@@ -46,6 +46,21 @@ static uint32_t mex_of_marks(const marks *m)
     return v;
 }
 
+/* Stores g[n] = the mex of the marked options and keeps room for the values to come.
+ * 0, or -1 when out of memory (the marks are then freed). */
+static int settle(marks *m, uint32_t *g, size_t n, uint32_t *maxg)
+{
+    g[n] = mex_of_marks(m);
+    if (g[n] > *maxg) {
+        *maxg = g[n];
+        if (marks_reserve(m, *maxg) < 0) {
+            free(m->stamp);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static uint32_t prefix_max(const uint32_t *g, size_t n)
 {
     uint32_t mx = 0;
@@ -78,14 +93,8 @@ int hp_take_break(const unsigned *rules, size_t nrules, uint32_t *g, size_t star
                     for (size_t b = a; b <= (r - a) / 2; b++)
                         m.stamp[g[a] ^ g[b] ^ g[r - a - b]] = m.now;
         }
-        g[n] = mex_of_marks(&m);
-        if (g[n] > maxg) {
-            maxg = g[n];
-            if (marks_reserve(&m, maxg) < 0) {
-                free(m.stamp);
-                return -1;
-            }
-        }
+        if (settle(&m, g, n, &maxg) < 0)
+            return -1;
     }
     free(m.stamp);
     return 0;
@@ -101,14 +110,8 @@ int hp_grundy_game(uint32_t *g, size_t start, size_t stop)
         m.now++;
         for (size_t a = 1; 2 * a < n; a++) /* two unequal non-empty heaps a < n - a */
             m.stamp[g[a] ^ g[n - a]] = m.now;
-        g[n] = mex_of_marks(&m);
-        if (g[n] > maxg) {
-            maxg = g[n];
-            if (marks_reserve(&m, maxg) < 0) {
-                free(m.stamp);
-                return -1;
-            }
-        }
+        if (settle(&m, g, n, &maxg) < 0)
+            return -1;
     }
     free(m.stamp);
     return 0;

@@ -6,7 +6,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
 
-from oracle import fermat_mul  # noqa: E402,F401
+from oracle import brute_permanent, fermat_mul  # noqa: E402,F401
 
 CLEAR_ERRORS = (ValueError, TypeError, ZeroDivisionError, OverflowError)
 

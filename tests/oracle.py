@@ -48,3 +48,16 @@ def load_table(path) -> list[list[int]]:
         if line.strip() and not line.startswith("#"):
             rows.append([int(x) for x in line.split()])
     return rows
+
+
+def brute_permanent(m) -> int:
+    """The permanent over the nim field as a sum over permutations (n! terms)."""
+    import itertools
+    n = len(m)
+    total = 0
+    for p in itertools.permutations(range(n)):
+        term = 1
+        for i in range(n):
+            term = fermat_mul(term, int(m[i][p[i]]))
+        total ^= term
+    return total

@@ -9,7 +9,7 @@ import pytest
 from nimbers import nim_mul
 from nimbers.linalg import (LinAlgError, det, inv, matmul, nullspace, permanent, rank,
                             row_reduce, solve)
-from oracle import fermat_mul
+from oracle import brute_permanent, fermat_mul
 
 
 def rand_matrix(rng, r, c, bits):
@@ -27,17 +27,6 @@ def slow_matmul(a, b):
             new.append(acc)
         out.append(new)
     return out
-
-
-def brute_permanent(m):
-    n = len(m)
-    total = 0
-    for p in itertools.permutations(range(n)):
-        term = 1
-        for i in range(n):
-            term = fermat_mul(term, m[i][p[i]])
-        total ^= term
-    return total
 
 
 @pytest.mark.parametrize("n", range(1, 8))

@@ -13,6 +13,7 @@ Modules, one concept each: :mod:`nimbers.arith` (the operations), :mod:`nimbers.
 :mod:`nimbers.games`.
 """
 
+from .arith import __all__ as _arith_names
 from .arith import (
     Nimber,
     NimUfunc,
@@ -30,17 +31,4 @@ from .arith import (
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Nimber",
-    "NimUfunc",
-    "field_bits",
-    "get_kernel",
-    "nim_add",
-    "nim_div",
-    "nim_inv",
-    "nim_mul",
-    "nim_pow",
-    "nim_sqrt",
-    "nim_square",
-    "set_kernel",
-]
+__all__ = list(_arith_names)

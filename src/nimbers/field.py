@@ -394,6 +394,17 @@ def _linear_on_arrays(columns: tuple[int, ...], arr: np.ndarray) -> np.ndarray:
     return out.astype(arr.dtype)
 
 
+def _basis_map(x: Any, bits: int, columns: tuple[int, ...], what: str) -> Any:
+    """A GF(2)-linear map given by its columns, on an int or an unsigned array."""
+    if isinstance(x, np.ndarray):
+        _check_array(x, bits)
+        return _linear_on_arrays(columns, x)
+    x = _check_nimber(x)
+    if x >= 1 << bits:
+        raise ValueError(f"{x} is not {what} of GF(2^{bits})")
+    return _apply(columns, x)
+
+
 def to_polynomial_basis(a: Any, bits: int = 64) -> Any:
     """The field isomorphism GF(2^bits) -> GF(2)[t]/(f): a as p(alpha) with alpha =
     primitive_element(bits), returned as the int whose bit i is p's coefficient of t^i.
@@ -404,27 +415,13 @@ def to_polynomial_basis(a: Any, bits: int = 64) -> Any:
     12345
     """
     bits = _check_bits(bits)
-    inverse = _basis(bits)[1]
-    if isinstance(a, np.ndarray):
-        _check_array(a, bits)
-        return _linear_on_arrays(inverse, a)
-    a = _check_nimber(a)
-    if a >= 1 << bits:
-        raise ValueError(f"{a} does not lie in GF(2^{bits})")
-    return _apply(inverse, a)
+    return _basis_map(a, bits, _basis(bits)[1], "an element")
 
 
 def from_polynomial_basis(p: Any, bits: int = 64) -> Any:
     """The inverse of to_polynomial_basis: the nimber p(alpha)."""
     bits = _check_bits(bits)
-    powers = _basis(bits)[0]
-    if isinstance(p, np.ndarray):
-        _check_array(p, bits)
-        return _linear_on_arrays(powers, p)
-    p = _check_nimber(p)
-    if p >= 1 << bits:
-        raise ValueError(f"{p} is not a polynomial of degree < {bits}")
-    return _apply(powers, p)
+    return _basis_map(p, bits, _basis(bits)[0], "a polynomial (degree < bits)")
 
 
 def _check_array(a: np.ndarray, bits: int) -> None:
