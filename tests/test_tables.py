@@ -80,3 +80,18 @@ def test_bad_sizes():
         table_image(np.zeros((0, 0)), "x.png")
     with pytest.raises(ValueError):
         format_table(np.zeros(3))
+
+
+def test_progress_bar_only_on_terminals():
+    import io
+    from nimbers._progress import Progress
+    quiet = io.StringIO()
+    with Progress(100, "work", stream=quiet) as bar:  # a StringIO is not a terminal
+        bar.update(100)
+    assert quiet.getvalue() == ""
+    loud = io.StringIO()
+    with Progress(100, "work", enabled=True, stream=loud) as bar:
+        bar.update(50)
+        bar.update(50)
+    assert "work: [" in loud.getvalue() and "100.0%" in loud.getvalue()
+    assert mul_table(600, progress=False).tolist() == mul_table(600).tolist()

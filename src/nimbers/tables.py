@@ -42,25 +42,36 @@ def _check_size(n: Any, limit: int = MAX_TABLE) -> int:
     return n
 
 
-def add_table(n: int) -> np.ndarray:
+def _outer_table(op: Any, n: int, name: str, progress: bool | None) -> np.ndarray:
+    """op.outer over 0..n-1, a block of rows at a time (a progress bar for big tables)."""
+    r = np.arange(_check_size(n), dtype=np.uint64)
+    table = np.empty((n, n), dtype=np.uint64)
+    step = 512
+    with Progress(n, name, enabled=progress, min_total=8192) as bar:
+        for lo in range(0, n, step):
+            hi = min(n, lo + step)
+            op.outer(r[lo:hi], r, out=table[lo:hi])
+            bar.update(hi - lo)
+    return table
+
+
+def add_table(n: int, progress: bool | None = None) -> np.ndarray:
     """The n x n table of nim-sums a (+) b for a, b < n, as uint64.
 
     >>> add_table(4)[3].tolist()
     [3, 2, 1, 0]
     """
-    r = np.arange(_check_size(n), dtype=np.uint64)
-    return nim_add.outer(r, r)
+    return _outer_table(nim_add, n, "addition table", progress)
 
 
-def mul_table(n: int) -> np.ndarray:
+def mul_table(n: int, progress: bool | None = None) -> np.ndarray:
     """The n x n table of nim-products a (x) b for a, b < n, as uint64 (n = 4096 takes a
-    fraction of a second).
+    fraction of a second; a progress bar shows on a terminal from n = 8192).
 
     >>> mul_table(16)[8, 8], mul_table(16)[5, 11]
     (np.uint64(13), np.uint64(12))
     """
-    r = np.arange(_check_size(n), dtype=np.uint64)
-    return nim_mul.outer(r, r)
+    return _outer_table(nim_mul, n, "multiplication table", progress)
 
 
 def mex_table(n: int, progress: bool | None = None) -> np.ndarray:
