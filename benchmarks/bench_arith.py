@@ -6,7 +6,6 @@ Prints each figure and its ratio to the peer.
 """
 
 import random
-import statistics
 import sys
 import time
 from pathlib import Path

@@ -7,7 +7,6 @@ Run:  python benchmarks/bench_linalg.py      (about half a minute; galois option
 import random
 import resource
 import sys
-import time
 from pathlib import Path
 
 import numpy as np

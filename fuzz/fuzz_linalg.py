@@ -11,7 +11,6 @@ import atheris
 import numpy as np
 
 with atheris.instrument_imports(include=["nimbers"]):
-    from nimbers import nim_mul
     from nimbers.linalg import LinAlgError, det, inv, matmul, nullspace, rank, solve
     from common import CLEAR_ERRORS, brute_permanent
 

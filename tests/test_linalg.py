@@ -1,6 +1,5 @@
 """Linear algebra over the nim field: identities, brute-force permanents, both paths, errors."""
 
-import itertools
 import random
 
 import numpy as np

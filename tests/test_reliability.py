@@ -11,7 +11,6 @@ import tracemalloc
 import numpy as np
 import pytest
 
-import nimbers
 from nimbers import nim_add, nim_div, nim_inv, nim_mul, nim_pow, nim_sqrt, nim_square
 from nimbers.field import nim_log, nim_order
 from nimbers.linalg import det, inv, rank

@@ -13,22 +13,7 @@ Modules, one concept each: :mod:`nimbers.arith` (the operations), :mod:`nimbers.
 :mod:`nimbers.games`.
 """
 
-from .arith import __all__ as _arith_names
-from .arith import (
-    Nimber,
-    NimUfunc,
-    field_bits,
-    get_kernel,
-    nim_add,
-    nim_div,
-    nim_inv,
-    nim_mul,
-    nim_pow,
-    nim_sqrt,
-    nim_square,
-    set_kernel,
-)
+from .arith import *  # noqa: F403  (the public API is arith's __all__)
+from .arith import __all__ as __all__
 
 __version__ = "0.1.0"
-
-__all__ = list(_arith_names)

@@ -152,7 +152,7 @@ def _exponent(k: Any) -> Any:
 
 
 def _any_object(ops: tuple) -> bool:
-    return any(getattr(x, "dtype", None) == object for x in ops)
+    return any(isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind == "O" for x in ops)
 
 
 def _as_objects(ops: tuple) -> tuple:
@@ -326,6 +326,7 @@ class Nimber:
     """
 
     __slots__ = ("_value",)
+    _value: int
 
     def __init__(self, value: int | Nimber = 0) -> None:
         if isinstance(value, Nimber):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 __all__ = ["main", "command", "parse_nimber"]
 
@@ -70,9 +70,9 @@ def command(name: str, help: str, example: str) -> Callable:
     return register
 
 
-def arguments(declare: Callable[[argparse.ArgumentParser], None]) -> Callable:
+def arguments(declare: Callable[[argparse.ArgumentParser], object]) -> Callable:
     def attach(fn: Callable) -> Callable:
-        fn._arguments = declare
+        setattr(fn, "_arguments", declare)
         return fn
 
     return attach
@@ -409,6 +409,7 @@ def _tartan(args: argparse.Namespace) -> str:
     from .games.tartan import acrostic_twins, rugs, tartan, turning_corners
     from .tables import format_table
     special = {"turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
+    game: Any
     if len(args.games) == 1:
         if args.games[0] not in special:
             raise UsageError("give two or more games, or turning-corners, rugs or acrostic-twins")
@@ -444,6 +445,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
 @arguments(_play_args)
 def _play(args: argparse.Namespace) -> None:
     from .games.play import HeapPlay, NimPlay, play
+    game: Any
     if args.game == "nim":
         game = NimPlay(misere=args.misere)
         position = [_setup_number(v) for v in args.setup]

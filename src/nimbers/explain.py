@@ -77,12 +77,12 @@ def _normal(term: tuple) -> tuple:
 def _split(expr: list[tuple]) -> list[tuple] | None:
     """Each composite factor of a product, as a nim-sum of powers of 2."""
     changed = False
-    out = []
+    out: list[tuple] = []
     for term in expr:
         if len(term) == 1:
             out.append(term)
             continue
-        new = []
+        new: list = []
         for f in term:
             if isinstance(f, int) and not _is_power_of_two(f):
                 new.append(tuple(_bits(f)))
@@ -112,12 +112,12 @@ def _fermat(expr: list[tuple]) -> list[tuple] | None:
     2^n = ⊗ of 2^(2^k) over the bits 2^k of n (products of distinct Fermat powers are
     ordinary)."""
     changed = False
-    out = []
+    out: list[tuple] = []
     for term in expr:
         if len(term) == 1 or _has_split(term):  # a value, or waiting to be distributed
             out.append(term)
             continue
-        new = []
+        new: list = []
         for f in term:
             if _is_power_of_two(f) and f > 2 and not _is_fermat(f):
                 n = f.bit_length() - 1

@@ -212,13 +212,13 @@ def nim_trace(a: Any, bits: int | None = None, to: int = 1) -> Any:
     to = _check_bits(to)
     if isinstance(a, np.ndarray):
         b = 64 if bits is None else _check_bits(bits)
-        total = np.zeros_like(a)
-        x = a.copy()
+        sums = np.zeros_like(a)
+        xs = a.copy()
         for _ in range(b // to):
-            total ^= x
+            sums ^= xs
             for _ in range(to):
-                x = nim_square(x)
-        return total
+                xs = nim_square(xs)
+        return sums
     a = _check_nimber(a)
     b = _field_of(a, bits)
     if to > b:
@@ -296,7 +296,7 @@ def _artin_schreier(d: int, bits: int) -> int | None:
     y1 = _artin_schreier(d1, half)
     if y1 is None:
         return None
-    for choice in (y1, y1 ^ 1):
+    for choice in (y1, y1 ^ 1):  # the two roots of the upper half
         y0 = _artin_schreier(d0 ^ nim_mul(nim_square(choice), h), half)
         if y0 is not None:
             return (choice << half) | y0
@@ -322,6 +322,8 @@ def solve_quadratic(b: int, c: int, bits: int | None = None) -> list[int]:
         y = _artin_schreier(d, size)
         if y is None:  # the roots lie in the next field up, where every d has them
             y = _artin_schreier(d, 2 * size)
+        if y is None:
+            raise AssertionError("y^2 + y = d always has a root one field up")
         roots = sorted({nim_mul(b, y), nim_mul(b, y ^ 1)})
     if limit is not None:
         roots = [r for r in roots if r < 1 << limit]

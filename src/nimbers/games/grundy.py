@@ -317,9 +317,9 @@ def _smallest_period(g: np.ndarray, t: int | None, kind: str) -> Periodicity | N
         n0 = int(diff[-1]) + 1 if diff.size else 0
         if n - p - n0 < 2 * p:  # the tail must show the period at least twice
             continue
-        if kind == "octal":
+        if kind == "octal" and t is not None:
             proven = n >= 2 * n0 + 2 * p + t
-        elif kind == "subtraction":
+        elif kind == "subtraction" and t is not None:
             proven = n >= n0 + p + t
         else:
             proven = False

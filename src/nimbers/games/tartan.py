@@ -16,7 +16,7 @@ nim-product.  Higher dimensions multiply the same way.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -49,7 +49,7 @@ def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
             items = [tuple(int(v) for v in h) for h in position]
         except (TypeError, ValueError):
             raise TypeError("heads are tuples of coin numbers, or text like '3:5,2:2'") from None
-    out = set()
+    out: set[tuple[int, ...]] = set()
     for h in items:
         if len(h) != dims or any(v < 0 for v in h):
             raise ValueError(f"a head has {dims} non-negative coordinates, got {h}")
@@ -129,13 +129,13 @@ class Tartan:
         *rest_coords, x = head
         for v in sorted(last.move_values(x)):
             u = nim_div(target, v)
+            sets_rest: list[tuple[int, ...]] | None
             if len(rest) == 1:
                 if u not in rest[0].move_values(rest_coords[0]):
                     continue
                 sets_rest = [_coins(rest[0], rest_coords[0], u)]
             else:
-                sub = Tartan(*rest)
-                sets_rest = sub._realise(tuple(rest_coords), u)
+                sets_rest = Tartan(*rest)._realise(tuple(rest_coords), u)
                 if sets_rest is None:
                     continue
             return sets_rest + [_coins(last, x, v)]

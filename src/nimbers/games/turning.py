@@ -160,7 +160,7 @@ class TurningGame:
                                      f"distinct coins left of {x}")
                 yield others
             return
-        for term in self.terms:
+        for term in self.terms or ():
             yield from _term_sets(term, x)
 
     def _option_values(self, x: int) -> set[int]:
@@ -359,7 +359,8 @@ def _symmetric_sets(t: Term, x: int, hi: int, lowest: int, fixed_left: bool = Fa
         center = [(left + x) // 2] if (x - left) % 2 == 0 and left < x else []
         for r in range(len(inner) + 1):
             for chosen in itertools.combinations(inner, r):
-                for mid in ([[]] + [center] if center else [[]]):
+                mids: list[list[int]] = [[], center] if center else [[]]
+                for mid in mids:
                     coins = [left] + [c for pair in chosen for c in pair] + mid
                     if t.allows(len(coins) + 1):
                         yield tuple(sorted(coins))
