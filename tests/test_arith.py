@@ -372,3 +372,10 @@ def test_object_arrays_are_validated_even_without_a_product():
         nim_mul.reduce(np.array([-5], dtype=object))
     with pytest.raises(TypeError):
         nim_mul.reduce(np.array([1.5], dtype=object))
+
+
+def test_outer_power_checks_every_pair_for_zero_divisors():
+    with pytest.raises(ZeroDivisionError):
+        nim_pow.outer(np.array([3, 0], dtype=np.uint8), np.array([-1, 2], dtype=np.int8))
+    table = nim_pow.outer(np.array([3, 0], dtype=np.uint8), np.array([0, 2], dtype=np.int8))
+    assert table.tolist() == [[1, nim_pow(3, 2)], [1, 0]]

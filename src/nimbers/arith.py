@@ -176,19 +176,20 @@ NimUfunc = _core.NimOp
 _NOT_ASSOCIATIVE = ("div", "pow")
 
 
-def _prepare(op: str, operands: tuple) -> tuple:
-    """Validated operands for the ufunc of operation ``op``."""
+def _prepare(op: str, operands: tuple, outer: bool = False) -> tuple:
+    """Validated operands for the ufunc of operation ``op`` (outer: for ``ufunc.outer``,
+    where every base meets every exponent)."""
     if op == "pow":
         ops = (_operand(operands[0]), _exponent(operands[1]))
     else:
         ops = tuple(_operand(x) for x in operands)
     if _any_object(ops):
         ops = _as_objects(ops)
-    _check_divisors(op, ops)
+    _check_divisors(op, ops, outer)
     return ops
 
 
-def _check_divisors(op: str, ops: tuple) -> None:
+def _check_divisors(op: str, ops: tuple, outer: bool = False) -> None:
     if op == "div" and _is_zero_anywhere(ops[1]):
         raise ZeroDivisionError("nim-division by 0 (the divisor array holds a 0)")
     if op == "inv" and _is_zero_anywhere(ops[0]):
@@ -196,7 +197,11 @@ def _check_divisors(op: str, ops: tuple) -> None:
     if op == "pow" and isinstance(ops[1], (np.ndarray, np.generic)):
         base, k = np.asarray(ops[0]), np.asarray(ops[1])
         if base.dtype != object and k.dtype != object:
-            if bool(np.logical_and(base == 0, k < 0).any()):
+            if outer:
+                bad = bool((base == 0).any()) and bool((k < 0).any())
+            else:
+                bad = bool(np.logical_and(base == 0, k < 0).any())
+            if bad:
                 raise ZeroDivisionError("0 has no negative nim-power")
 
 
@@ -219,7 +224,7 @@ def _dispatch(self: Any, method: str, *args: Any, **kwargs: Any) -> Any:
     if method == "outer":
         if len(args) != 2:
             raise TypeError(f"nim_{op}.outer takes 2 operands")
-        return ufunc.outer(*_prepare(op, args), **kwargs)
+        return ufunc.outer(*_prepare(op, args, outer=True), **kwargs)
     if method == "at":
         if not args or not isinstance(args[0], np.ndarray):
             raise TypeError(f"nim_{op}.at needs a numpy array to change in place")
