@@ -19,17 +19,24 @@ const char *const nim_op_names[OP_COUNT] = {"add", "mul", "div", "pow", "square"
 
 /* ---- Python int <-> limbs ------------------------------------------------------------ */
 
+/* The exact number of bytes of a non-negative int.  (PyLong_AsNativeBytes's size query
+ * "may be larger than technically necessary", so it cannot size the field.) */
 static Py_ssize_t long_nbytes(PyObject *o)
 {
-#if PY_VERSION_HEX >= 0x030D0000
-    return PyLong_AsNativeBytes(o, NULL, 0,
-                                Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
-#else
+#if PY_VERSION_HEX < 0x030E0000
     size_t bits = _PyLong_NumBits(o);
     if (bits == (size_t)-1 && PyErr_Occurred())
         return -1;
-    return (Py_ssize_t)((bits + 7) / 8);
+#else
+    PyObject *n = PyObject_CallMethod(o, "bit_length", NULL);
+    if (!n)
+        return -1;
+    size_t bits = PyLong_AsSize_t(n);
+    Py_DECREF(n);
+    if (bits == (size_t)-1 && PyErr_Occurred())
+        return -1;
 #endif
+    return (Py_ssize_t)((bits + 7) / 8);
 }
 
 static int long_to_limbs(PyObject *o, u64 *dst, size_t n)
