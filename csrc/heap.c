@@ -61,20 +61,21 @@ static int settle(marks *m, uint32_t *g, size_t n, uint32_t *maxg)
     return 0;
 }
 
-static uint32_t prefix_max(const uint32_t *g, size_t n)
+/* Marks with room for every value of the prefix g[0..start); 0, or -1 when out of memory. */
+static int marks_start(marks *m, const uint32_t *g, size_t start, uint32_t *maxg)
 {
-    uint32_t mx = 0;
-    for (size_t i = 0; i < n; i++)
-        if (g[i] > mx)
-            mx = g[i];
-    return mx;
+    *maxg = 0;
+    for (size_t i = 0; i < start; i++)
+        if (g[i] > *maxg)
+            *maxg = g[i];
+    return marks_reserve(m, *maxg);
 }
 
 int hp_take_break(const unsigned *rules, size_t nrules, uint32_t *g, size_t start, size_t stop)
 {
     marks m = {NULL, 0, 0};
-    uint32_t maxg = prefix_max(g, start);
-    if (marks_reserve(&m, maxg) < 0)
+    uint32_t maxg;
+    if (marks_start(&m, g, start, &maxg) < 0)
         return -1;
     for (size_t n = start; n < stop; n++) {
         m.now++;
@@ -103,8 +104,8 @@ int hp_take_break(const unsigned *rules, size_t nrules, uint32_t *g, size_t star
 int hp_grundy_game(uint32_t *g, size_t start, size_t stop)
 {
     marks m = {NULL, 0, 0};
-    uint32_t maxg = prefix_max(g, start);
-    if (marks_reserve(&m, maxg) < 0)
+    uint32_t maxg;
+    if (marks_start(&m, g, start, &maxg) < 0)
         return -1;
     for (size_t n = start; n < stop; n++) {
         m.now++;
