@@ -101,6 +101,10 @@ class Tartan:
             total ^= self.value(*h)
         return total
 
+    def is_losing(self, position: Any) -> bool:
+        """True when the player to move loses with best play (the value is 0)."""
+        return self.position_value(position) == 0
+
     def winning_move(self, position: Any) -> list[tuple[int, ...]] | None:
         """The coins to turn for a move to a 0 position, or None when there is none.
 
@@ -189,7 +193,12 @@ class AcrosticTwins:
             total ^= a ^ b
         return total
 
+    def is_losing(self, position: Any) -> bool:
+        """True when the player to move loses with best play (the value is 0)."""
+        return self.position_value(position) == 0
+
     def winning_move(self, position: Any) -> list[tuple[int, int]] | None:
+        """Two coins in a row or a column whose turning makes the value 0, or None."""
         heads = heads_2d(position)
         total = self.position_value(heads)
         if total == 0:

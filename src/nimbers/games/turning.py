@@ -241,6 +241,14 @@ class TurningGame:
             total ^= self._g[h]
         return total
 
+    def is_losing(self, position: Any) -> bool:
+        """True when the player to move loses with best play (the value is 0).
+
+        >>> TurningGame("1-2").is_losing("HTHH"), TurningGame("1-2").is_losing("HHH")
+        (False, True)
+        """
+        return self.position_value(position) == 0
+
     def winning_move(self, position: Any) -> list[int] | None:
         """The coins to turn (sorted, the head last) for a move to a 0 position, or None
         when the position's value is 0 (every move loses)."""
