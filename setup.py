@@ -13,13 +13,20 @@ import sys
 import numpy
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "ufuncs.c", "kernel64.c", "tower.c", "linalg.c", "heap.c", "turning.c", "dlog.c"]
+# The C core in two tiers: csrc/core/ is plain C (no Python.h), csrc/python/ the bindings.
+CORE = ["kernel64.c", "tower.c", "linalg.c", "dlog.c", "heap.c", "turning.c"]
+BINDINGS = ["module.c", "ints.c", "nimop.c", "ufuncs.c", "linalg.c", "logtable.c", "games.c",
+            "signals.c"]
+SOURCES = ([os.path.join("csrc", "core", f) for f in CORE] +
+           [os.path.join("csrc", "python", f) for f in BINDINGS])
+HEADERS = [os.path.join("csrc", "core", h) for h in ("nimcore.h", "games.h", "kernel_inline.h")] + \
+          [os.path.join("csrc", "python", "bindings.h")]
 
 
 def compile_args():
     if sys.platform == "win32":
         return ["/O2"]
-    args = ["-O2", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter",
+    args = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
             "-Wno-missing-field-initializers", "-Wno-cast-function-type"]
     machine = platform.machine().lower()
     # -mpclmul only makes the carry-less intrinsics available: the compiler never emits
@@ -42,10 +49,10 @@ setup(
     ext_modules=[
         Extension(
             "nimbers._core",
-            sources=[os.path.join("csrc", s) for s in SOURCES],
-            depends=[os.path.join("csrc", h) for h in
-                     ("nimcore.h", "kernel_inline.h", "pyglue.h")],
-            include_dirs=["csrc", numpy.get_include()],
+            sources=SOURCES,
+            depends=HEADERS,
+            include_dirs=[os.path.join("csrc", "core"), os.path.join("csrc", "python"),
+                          numpy.get_include()],
             extra_compile_args=compile_args(),
             extra_link_args=link_args(),
         )

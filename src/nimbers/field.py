@@ -336,8 +336,10 @@ def solve_quadratic(b: int, c: int, bits: int | None = None) -> list[int]:
 @lru_cache(maxsize=None)
 def _basis(bits: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """Powers alpha^0..alpha^(bits-1) of the basis generator, the columns of the inverse map,
-    and the modulus f (as an int, bit i = coefficient of t^i)."""
-    alpha = primitive_element(bits)
+    and the modulus f (as an int, bit i = coefficient of t^i).  At 64 bits the generator is
+    the compiled carry-less kernel's, so there is one owner of that basis (the tests check
+    that it is primitive_element(64), as at every other width)."""
+    alpha = _core.poly_basis()[0] if bits == 64 else primitive_element(bits)
     powers = [1]
     for _ in range(bits):
         powers.append(nim_mul(powers[-1], alpha))
@@ -385,7 +387,8 @@ def polynomial_modulus(bits: int) -> list[int]:
 
 
 def _linear_on_arrays(columns: tuple[int, ...], arr: np.ndarray) -> np.ndarray:
-    """A GF(2)-linear map on an unsigned array, by byte tables."""
+    """A GF(2)-linear map on an unsigned array, by byte tables.  The result's dtype holds
+    every element of the field (uint8 in, GF(2^16) map: uint16 out), never truncates."""
     out = np.zeros(arr.shape, dtype=np.uint64)
     x = arr.astype(np.uint64)
     for byte in range(min(arr.dtype.itemsize, (len(columns) + 7) // 8)):
@@ -393,7 +396,8 @@ def _linear_on_arrays(columns: tuple[int, ...], arr: np.ndarray) -> np.ndarray:
         for v in range(256):
             table[v] = _apply(columns[8 * byte: 8 * byte + 8], v)
         out ^= table[(x >> np.uint64(8 * byte)) & np.uint64(0xFF)]
-    return out.astype(arr.dtype)
+    field_bytes = max(1, min(8, len(columns) // 8))
+    return out.astype(np.dtype(f"u{max(arr.dtype.itemsize, field_bytes)}"))
 
 
 def _basis_map(x: Any, bits: int, columns: tuple[int, ...], what: str) -> Any:

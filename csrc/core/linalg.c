@@ -1,8 +1,10 @@
 /*
  * linalg.c -- Gaussian elimination over the nim field GF(2^(64 n)).
  *
- * Entries are n-limb nimbers in the kernel's working basis (the basis change is a field
- * isomorphism, so determinants, ranks and solutions commute with it).  The field has
+ * Entries arrive as n-limb nimbers in the nim basis and are converted in place to the
+ * kernel's working basis for the elimination, then back (the basis change is a field
+ * isomorphism, so determinants, ranks and solutions commute with it).  The elimination polls
+ * for a stop request once per pivot (a 3000 x 3000 pivot step is a few milliseconds).  The field has
  * characteristic 2: a row swap does not change the sign of the determinant, since -1 = 1,
  * and the determinant equals the permanent.
  */
@@ -45,7 +47,7 @@ static void axpy(u64 *dst, const u64 *src, const u64 *f, size_t len, size_t n, u
     }
     u64 *t = s, *rest = s + n;
     for (size_t k = 0; k < len; k++) {
-        tw_mul(f, src + k * n, t, n, rest);
+        tw_mulw(f, src + k * n, t, n, rest);
         for (size_t i = 0; i < n; i++)
             dst[k * n + i] ^= t[i];
     }
@@ -59,7 +61,7 @@ static void scale(u64 *dst, const u64 *f, size_t len, size_t n, u64 *s)
     }
     u64 *t = s, *rest = s + n;
     for (size_t k = 0; k < len; k++) {
-        tw_mul(f, dst + k * n, t, n, rest);
+        tw_mulw(f, dst + k * n, t, n, rest);
         memcpy(dst + k * n, t, n * sizeof(u64));
     }
 }
@@ -81,17 +83,21 @@ static u64 *alloc_scratch(size_t n)
     return (u64 *)malloc((4 * n + tw_scratch_limbs(n)) * sizeof(u64));
 }
 
-size_t la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, u64 *det,
-                     u64 *aug, size_t ac)
+static int row_reduce_work(u64 *m, size_t r, size_t c, size_t n, size_t *pivots,
+                           size_t *rank_out, u64 *det, u64 *aug, size_t ac, const nc_poll *poll)
 {
     u64 *s = alloc_scratch(n);
     if (!s)
-        return (size_t)-1;
+        return NC_NOMEM;
     u64 *inv = s, *f = s + n, *d = s + 2 * n, *t = s + 3 * n, *rest = s + 4 * n;
     memset(d, 0, n * sizeof(u64));
     d[0] = nk_to_work(1);
     size_t rank = 0;
     for (size_t col = 0; col < c && rank < r; col++) {
+        if (nc_should_stop(poll)) {
+            free(s);
+            return NC_STOPPED;
+        }
         size_t p = rank;
         while (p < r && tw_is_zero(ELEM(m, c, n, p, col), n))
             p++;
@@ -103,9 +109,9 @@ size_t la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, u64 *
                 swap_rows(aug, ac, n, p, rank);
         }
         u64 *prow = ELEM(m, c, n, rank, 0);
-        tw_mul(d, prow + col * n, t, n, rest);
+        tw_mulw(d, prow + col * n, t, n, rest);
         memcpy(d, t, n * sizeof(u64));
-        tw_inv(prow + col * n, inv, n, rest);
+        tw_invw(prow + col * n, inv, n, rest);
         scale(prow + col * n, inv, c - col, n, rest);
         if (aug)
             scale(ELEM(aug, ac, n, rank, 0), inv, ac, n, rest);
@@ -127,54 +133,100 @@ size_t la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, u64 *
             memset(det, 0, n * sizeof(u64));
     }
     free(s);
-    return rank;
+    *rank_out = rank;
+    return NC_OK;
 }
 
-int la_det(u64 *m, size_t r, size_t n, u64 *det)
+int la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *rank, u64 *det,
+                  u64 *aug, size_t ac, const nc_poll *poll)
+{
+    tw_to_work(m, r * c * n);
+    if (aug)
+        tw_to_work(aug, r * ac * n);
+    int status = row_reduce_work(m, r, c, n, pivots, rank, det, aug, ac, poll);
+    tw_from_work(m, r * c * n);
+    if (aug)
+        tw_from_work(aug, r * ac * n);
+    if (det)
+        tw_from_work(det, n);
+    return status;
+}
+
+static int det_work(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
 {
     u64 *s = alloc_scratch(n);
     memset(det, 0, n * sizeof(u64));
     if (!s)
-        return -1;
+        return NC_NOMEM;
     u64 *inv = s, *f = s + n, *d = s + 2 * n, *rest = s + 4 * n;
     memset(d, 0, n * sizeof(u64));
     d[0] = nk_to_work(1);
     for (size_t col = 0; col < r; col++) {
+        if (nc_should_stop(poll)) {
+            free(s);
+            return NC_STOPPED;
+        }
         size_t p = col;
         while (p < r && tw_is_zero(ELEM(m, r, n, p, col), n))
             p++;
         if (p == r) {
             free(s);
-            return 0; /* singular: det stays 0 */
+            return NC_OK; /* singular: det stays 0 */
         }
         if (p != col)
             swap_rows(m, r, n, p, col); /* no sign: -1 = 1 in characteristic 2 */
         u64 *prow = ELEM(m, r, n, col, 0);
-        tw_mul(d, prow + col * n, f, n, rest);
+        tw_mulw(d, prow + col * n, f, n, rest);
         memcpy(d, f, n * sizeof(u64));
-        tw_inv(prow + col * n, inv, n, rest);
+        tw_invw(prow + col * n, inv, n, rest);
         for (size_t i = col + 1; i < r; i++) {
             u64 *row = ELEM(m, r, n, i, 0);
             if (tw_is_zero(row + col * n, n))
                 continue;
-            tw_mul(row + col * n, inv, f, n, rest);
+            tw_mulw(row + col * n, inv, f, n, rest);
             axpy(row + (col + 1) * n, prow + (col + 1) * n, f, r - col - 1, n, rest);
         }
     }
     memcpy(det, d, n * sizeof(u64));
     free(s);
-    return 0;
+    return NC_OK;
 }
 
-int la_matmul(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n)
+int la_det(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
+{
+    tw_to_work(m, r * r * n);
+    int status = det_work(m, r, n, det, poll);
+    tw_from_work(det, n);
+    return status;
+}
+
+static int matmul_work(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c,
+                       size_t n, const nc_poll *poll)
 {
     memset(out, 0, r * c * n * sizeof(u64));
     u64 *s = alloc_scratch(n);
     if (!s)
-        return -1;
-    for (size_t i = 0; i < r; i++)
+        return NC_NOMEM;
+    for (size_t i = 0; i < r; i++) {
+        if (nc_should_stop(poll)) {
+            free(s);
+            return NC_STOPPED;
+        }
         for (size_t j = 0; j < k; j++)
             axpy(ELEM(out, c, n, i, 0), ELEM(b, c, n, j, 0), ELEM(a, k, n, i, j), c, n, s);
+    }
     free(s);
-    return 0;
+    return NC_OK;
+}
+
+int la_matmul(u64 *a, u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n,
+              const nc_poll *poll)
+{
+    tw_to_work(a, r * k * n);
+    tw_to_work(b, k * c * n);
+    int status = matmul_work(a, b, out, r, k, c, n, poll);
+    tw_from_work(a, r * k * n);
+    tw_from_work(b, k * c * n);
+    tw_from_work(out, r * c * n);
+    return status;
 }

@@ -2,8 +2,8 @@
  * turning.c -- Grundy values of structured coin-turning games (coins numbered from 0).
  *
  * A move turns a set of coins whose rightmost coin x goes from heads to tails; G(x) is the
- * mex over the moves at x of the nim-sum of the OTHER coins' values (the turning-games
- * reference: a position's value is the nim-sum over its heads).  Two families have sets
+ * mex over the moves at x of the nim-sum of the OTHER coins' values (Winning Ways ch. 14;
+ * a position's value is the nim-sum of its heads' values).  Two families have sets
  * cheap to walk: runs of consecutive coins, and arithmetic progressions (for each spacing d,
  * the progression x, x-d, x-2d, ...: O(x/d) steps, O(n^2 log n) in all, as the reference
  * says for the contest problem).
@@ -11,15 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nimcore.h"
+#include "games.h"
 
-int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_t stop)
+int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_t stop,
+              const nc_poll *poll)
 {
     size_t cap = 64;
     uint32_t *stamp = (uint32_t *)calloc(cap, sizeof(uint32_t)), now = 0;
     if (!stamp)
-        return -1;
+        return NC_NOMEM;
     for (size_t x = start; x < stop; x++) {
+        if ((x & 63) == 63 && nc_should_stop(poll)) {
+            free(stamp);
+            return NC_STOPPED;
+        }
     again:
         now++;
 #define MARK(v)                                                                             \
@@ -67,7 +72,7 @@ int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_
             uint32_t *s = (uint32_t *)realloc(stamp, ncap * sizeof(uint32_t));
             if (!s) {
                 free(stamp);
-                return -1;
+                return NC_NOMEM;
             }
             memset(s + cap, 0, (ncap - cap) * sizeof(uint32_t));
             stamp = s;
@@ -77,5 +82,5 @@ int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_
             goto again;
     }
     free(stamp);
-    return 0;
+    return NC_OK;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nimcore.h"
+#include "games.h"
 
 typedef struct {
     uint32_t *stamp;

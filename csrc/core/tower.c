@@ -8,14 +8,17 @@
  *   square       (b1 X + b0)^2 = b1^2 X + (b1^2 (x) h + b0^2);
  *   square root  sqrt(a1 X + a0) = sqrt(a1) X + sqrt(a0 + a1 (x) h);
  *   inverse      conj(a) (x) N(a)^-1 with N(a) = a0 (x) (a0 + a1) + a1^2 (x) h.
- * All values are in the kernel's working basis; the basis change is limb by limb, since the
- * tower above 64 bits only ever XORs limbs and multiplies single limbs.
+ * The recursion runs in the kernel's working basis (the *w functions); the basis change is
+ * limb by limb, since the tower above 64 bits only ever XORs limbs and multiplies single
+ * limbs.  The public entry points (nim basis in and out) convert copies of their operands.
  */
 #include <string.h>
 
 #include "kernel_inline.h"
 
-size_t tw_scratch_limbs(size_t n) { return 10 * n + 16; }
+/* The working functions need 10 n + 16 limbs; the entry points add room for two copies. */
+#define WORK_SCRATCH(n) (10 * (n) + 16)
+size_t tw_scratch_limbs(size_t n) { return WORK_SCRATCH(n) + 2 * n; }
 
 int tw_is_zero(const u64 *a, size_t n)
 {
@@ -63,7 +66,7 @@ static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
     mul_half(s, out, h, s + h);          /* ... (x) h' again: the low half */
 }
 
-void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_mulw(a[0], b[0]);
@@ -78,11 +81,11 @@ void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
     }
     size_t h = n / 2;
     u64 *sa = s, *sb = s + h, *p1 = s + 2 * h, *rest = s + 3 * h;
-    tw_mul(a, b, out, h, rest);                 /* p0 -> low half of out */
-    tw_mul(a + h, b + h, out + h, h, rest);     /* p2 -> high half of out */
+    tw_mulw(a, b, out, h, rest);                 /* p0 -> low half of out */
+    tw_mulw(a + h, b + h, out + h, h, rest);     /* p2 -> high half of out */
     xor_into(sa, a, a + h, h);
     xor_into(sb, b, b + h, h);
-    tw_mul(sa, sb, p1, h, rest);
+    tw_mulw(sa, sb, p1, h, rest);
     mul_half(out + h, sa, h, rest);             /* p2 (x) h, into sa */
     for (size_t i = 0; i < h; i++) {
         u64 p0 = out[i];
@@ -91,7 +94,7 @@ void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
     }
 }
 
-void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
+void tw_squarew(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_mulw(a[0], a[0]);
@@ -99,8 +102,8 @@ void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
     }
     size_t h = n / 2;
     u64 *sq1 = s, *sq0 = s + h, *mh = s + 2 * h, *rest = s + 3 * h;
-    tw_square(a + h, sq1, h, rest);
-    tw_square(a, sq0, h, rest);
+    tw_squarew(a + h, sq1, h, rest);
+    tw_squarew(a, sq0, h, rest);
     mul_half(sq1, mh, h, rest);
     for (size_t i = 0; i < h; i++) {
         out[h + i] = sq1[i];
@@ -108,7 +111,7 @@ void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
     }
 }
 
-void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
+void tw_sqrtw(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_to_work(nk_sqrt(nk_from_work(a[0])));
@@ -119,13 +122,13 @@ void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
     mul_half(a + h, t, h, rest);
     for (size_t i = 0; i < h; i++)
         t[i] ^= a[i];
-    tw_sqrt(a + h, r1, h, rest);
-    tw_sqrt(t, r0, h, rest);
+    tw_sqrtw(a + h, r1, h, rest);
+    tw_sqrtw(t, r0, h, rest);
     memcpy(out + h, r1, h * sizeof(u64));
     memcpy(out, r0, h * sizeof(u64));
 }
 
-void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
+void tw_invw(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_to_work(nk_inv(nk_from_work(a[0])));
@@ -134,19 +137,20 @@ void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
     size_t h = n / 2;
     u64 *x = s, *p = s + h, *q = s + 2 * h, *r = s + 3 * h, *lo = s + 4 * h, *rest = s + 5 * h;
     xor_into(x, a, a + h, h);                   /* a0 ^ a1 */
-    tw_mul(a, x, p, h, rest);                   /* a0 (x) (a0 ^ a1) */
-    tw_square(a + h, q, h, rest);               /* a1^2 */
+    tw_mulw(a, x, p, h, rest);                   /* a0 (x) (a0 ^ a1) */
+    tw_squarew(a + h, q, h, rest);               /* a1^2 */
     mul_half(q, r, h, rest);                    /* a1^2 (x) h */
     for (size_t i = 0; i < h; i++)
         p[i] ^= r[i];                           /* the norm N(a), in the subfield */
-    tw_inv(p, q, h, rest);                      /* N^-1 */
-    tw_mul(a + h, q, r, h, rest);               /* high half: a1 (x) N^-1 */
-    tw_mul(x, q, lo, h, rest);                  /* low half: (a0 ^ a1) (x) N^-1 */
+    tw_invw(p, q, h, rest);                      /* N^-1 */
+    tw_mulw(a + h, q, r, h, rest);               /* high half: a1 (x) N^-1 */
+    tw_mulw(x, q, lo, h, rest);                  /* low half: (a0 ^ a1) (x) N^-1 */
     memcpy(out + h, r, h * sizeof(u64));
     memcpy(out, lo, h * sizeof(u64));
 }
 
-void tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s)
+int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
+            const nc_poll *poll)
 {
     u64 *w = s, *r = s + n, *t = s + 2 * n, *rest = s + 3 * n;
     memcpy(w, a, n * sizeof(u64));
@@ -156,12 +160,68 @@ void tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s)
     while (top > 0 && !(e[(top - 1) / 64] >> ((top - 1) % 64) & 1))
         top--;
     for (size_t bit = 0; bit < top; bit++) {
+        /* A poll every 16 squarings: a few milliseconds for the largest fields. */
+        if ((bit & 15) == 15 && n >= 64 && nc_should_stop(poll))
+            return NC_STOPPED;
         if (e[bit / 64] >> (bit % 64) & 1) {
-            tw_mul(r, w, t, n, rest);
+            tw_mulw(r, w, t, n, rest);
             memcpy(r, t, n * sizeof(u64));
         }
         if (bit + 1 < top)
-            tw_square(w, w, n, rest);
+            tw_squarew(w, w, n, rest);
     }
     memcpy(out, r, n * sizeof(u64));
+    return NC_OK;
+}
+
+/* ---- nim basis in and out ---------------------------------------------------------------- */
+
+/* Copies of the operands, converted, in the first 2 n limbs of the scratch. */
+static u64 *load_work(const u64 *a, u64 *slot, size_t n)
+{
+    memcpy(slot, a, n * sizeof(u64));
+    tw_to_work(slot, n);
+    return slot;
+}
+
+void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+{
+    u64 *x = load_work(a, s, n), *y = load_work(b, s + n, n);
+    tw_mulw(x, y, out, n, s + 2 * n);
+    tw_from_work(out, n);
+}
+
+void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+{
+    u64 *x = load_work(a, s, n), *y = load_work(b, s + n, n);
+    tw_invw(y, out, n, s + 2 * n);
+    memcpy(y, out, n * sizeof(u64));
+    tw_mulw(x, y, out, n, s + 2 * n);
+    tw_from_work(out, n);
+}
+
+void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    tw_squarew(load_work(a, s, n), out, n, s + 2 * n);
+    tw_from_work(out, n);
+}
+
+void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    tw_sqrtw(load_work(a, s, n), out, n, s + 2 * n);
+    tw_from_work(out, n);
+}
+
+void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    tw_invw(load_work(a, s, n), out, n, s + 2 * n);
+    tw_from_work(out, n);
+}
+
+int tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
+           const nc_poll *poll)
+{
+    int status = tw_poww(load_work(a, s, n), e, ne, out, n, s + 2 * n, poll);
+    tw_from_work(out, n);
+    return status;
 }

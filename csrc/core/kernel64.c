@@ -258,8 +258,6 @@ u64 nk_from_work(u64 a)
     return nk_kernel == NK_CLMUL ? nk_apply_linear(nk_from_poly_tab, a) : a;
 }
 
-u64 nk_mul_work(u64 a, u64 b) { return nk_mulw(a, b); }
-u64 nk_mul_portable(u64 a, u64 b) { return nk_mul64_portable(a, b); }
 
 u64 nk_mul(u64 a, u64 b)
 {

@@ -8,7 +8,7 @@
  * divide-by-zero floating-point flag, like numpy's own integer division; the Python layer
  * checks for zero divisors first and raises ZeroDivisionError.
  */
-#include "pyglue.h"
+#include "bindings.h"
 
 #include <fenv.h>
 
@@ -16,7 +16,6 @@
 #include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
 
-#include "nimcore.h"
 
 #define LOOP_ARGS char **args, npy_intp const *dims, npy_intp const *steps, void *data
 
@@ -103,7 +102,7 @@ static void binary_object(LOOP_ARGS)
     nim_op op = (nim_op)(size_t)data;
     char *a = args[0], *b = args[1], *o = args[2];
     for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) {
-        PyObject *r = nim_scalar(op, *(PyObject **)a, *(PyObject **)b);
+        PyObject *r = nb_scalar(op, *(PyObject **)a, *(PyObject **)b);
         if (!r)
             return;
         PyObject *old = *(PyObject **)o;
@@ -117,7 +116,7 @@ static void unary_object(LOOP_ARGS)
     nim_op op = (nim_op)(size_t)data;
     char *a = args[0], *o = args[1];
     for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {
-        PyObject *r = nim_scalar(op, *(PyObject **)a, NULL);
+        PyObject *r = nb_scalar(op, *(PyObject **)a, NULL);
         if (!r)
             return;
         PyObject *old = *(PyObject **)o;
@@ -186,7 +185,7 @@ static PyObject *make_ufunc(nim_op op, void *kernel, int identity, const char *d
                                    identity, names[op], doc, 0);
 }
 
-int nim_add_ufuncs(PyObject *module)
+int nb_add_ufuncs(PyObject *module)
 {
     import_array1(-1);
     import_umath1(-1);

@@ -1,11 +1,33 @@
 /*
- * kernel_inline.h -- the 64-bit product as inline code, for the hot loops of the tower,
- * the linear algebra and the ufuncs.  Only kernel64.c fills the tables declared here.
+ * kernel_inline.h -- private to csrc/core: the kernels' working basis and the 64-bit product
+ * as inline code, for the hot loops of the tower, the linear algebra and the logarithms.
+ * Only kernel64.c fills the tables declared here.
+ *
+ * The "working basis" is the basis in which the selected kernel multiplies: the nim basis
+ * itself for the portable kernel, the polynomial basis for the carry-less one.  Both maps are
+ * GF(2)-linear, so nim-sums (XOR) are the same in both bases: code that chains many products
+ * converts once on the way in and once on the way out.  No entry point of the core hands
+ * working-basis values to its callers.
  */
 #ifndef KERNEL_INLINE_H
 #define KERNEL_INLINE_H
 
 #include "nimcore.h"
+
+/* One 64-bit value into and out of the working basis. */
+u64 nk_to_work(u64 a);
+u64 nk_from_work(u64 a);
+
+/* The tower (tower.c) in the working basis; same contracts as the nim-basis entry points,
+ * scratch of tw_scratch_limbs(n) limbs, out may not alias an input unless stated. */
+void tw_to_work(u64 *a, size_t n);
+void tw_from_work(u64 *a, size_t n);
+void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s);
+void tw_squarew(const u64 *a, u64 *out, size_t n, u64 *s);  /* out may alias a */
+void tw_sqrtw(const u64 *a, u64 *out, size_t n, u64 *s);    /* out may alias a */
+void tw_invw(const u64 *a, u64 *out, size_t n, u64 *s);
+int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
+            const nc_poll *poll);
 
 #if defined(__PCLMUL__) && (defined(__x86_64__) || defined(_M_X64))
 #define NK_HAVE_CLMUL 1

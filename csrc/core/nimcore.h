@@ -1,0 +1,118 @@
+/*
+ * nimcore.h -- the arithmetic of the nim field, in plain C99.  Nothing in csrc/core/ includes
+ * Python.h; the bindings in csrc/python/ are the only code that knows about Python.
+ *
+ * Layers (each file implements one):
+ *   kernel64.c  products, squares, roots and inverses of nimbers below 2^64,
+ *               with a portable table path and a carry-less-multiplication path
+ *               (PCLMULQDQ) in a polynomial basis isomorphic to the nim field.
+ *   tower.c     nimbers of any size as arrays of 64-bit limbs, split on the
+ *               Fermat tower a = a1*X (+) a0 down to the 64-bit kernel.
+ *   linalg.c    Gaussian elimination over the nim field, limbs of any size.
+ *   dlog.c      discrete logarithms (Pohlig-Hellman with baby-step giant-step tables).
+ * The game engines (heap.c, turning.c) have their own header, games.h.
+ *
+ * Every entry point takes and returns nimbers in the nim basis (the integers themselves).
+ * The kernels' private working basis stays inside this folder (kernel_inline.h).
+ */
+#ifndef NIMCORE_H
+#define NIMCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t u64;
+
+/* ---- status codes and interruption --------------------------------------------------- */
+
+/* What the long computations return: NC_OK, or why they stopped. */
+enum { NC_OK = 0, NC_NOMEM = -1, NC_STOPPED = -2, NC_BADARG = -3 };
+
+/* A long computation calls stop(ctx) every few milliseconds of work; a non-zero answer makes
+ * it free what it allocated and return NC_STOPPED (the bindings use it for Ctrl-C). */
+typedef struct {
+    int (*stop)(void *ctx);
+    void *ctx;
+} nc_poll;
+
+static inline int nc_should_stop(const nc_poll *p)
+{
+    return p && p->stop && p->stop(p->ctx);
+}
+
+/* ---- kernel64.c: nimbers below 2^64 ----------------------------------------------------- */
+
+enum { NK_PORTABLE = 0, NK_CLMUL = 1 };
+
+/* Builds every table (a few hundred microseconds); call once before anything else. */
+void nk_init(void);
+/* 1 when the CPU can run the carry-less path. */
+int nk_clmul_available(void);
+/* Selects the kernel; returns -1 when the CPU lacks it. */
+int nk_set_kernel(int kernel);
+int nk_get_kernel(void);
+
+u64 nk_mul(u64 a, u64 b);
+u64 nk_square(u64 a);
+u64 nk_sqrt(u64 a);
+u64 nk_inv(u64 a);                  /* a != 0 */
+u64 nk_pow(u64 a, u64 e);           /* plain exponent, no reduction; nk_pow(0, 0) == 1 */
+
+/* Whole-array products for the ufunc loops: o[i] = a[i] (x) b[i] with byte strides. */
+void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+                    u64 *o, ptrdiff_t so, size_t n);
+
+/* The polynomial basis of the carry-less kernel: the powers of alpha, with the minimal
+ * polynomial m(t) = t^64 + low of alpha.  The one owner of that basis (field.py reads it). */
+u64 nk_poly_generator(void);
+u64 nk_poly_modulus_low(void);
+
+/* ---- tower.c: nimbers of any size ------------------------------------------------------- */
+
+/* A nimber of n limbs (n a power of two) is a little-endian array of n u64s; it lies in the
+ * field GF(2^(64 n)).  Every operation takes tw_scratch_limbs(n) limbs of scratch; out may
+ * alias an input. */
+size_t tw_scratch_limbs(size_t n);
+int tw_is_zero(const u64 *a, size_t n);
+void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch);
+void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch);  /* b != 0 */
+void tw_square(const u64 *a, u64 *out, size_t n, u64 *scratch);
+void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *scratch);
+void tw_inv(const u64 *a, u64 *out, size_t n, u64 *scratch);                 /* a != 0 */
+/* a^e with e given as ne little-endian limbs; NC_OK or NC_STOPPED. */
+int tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *scratch,
+           const nc_poll *poll);
+
+/* ---- linalg.c ----------------------------------------------------------------------------- */
+
+/* Row-reduces an r x c matrix of n-limb nimbers (row-major) in place to reduced row echelon
+ * form.  pivots receives the pivot column of each pivot row; *rank the rank.  det, when not
+ * NULL and r == c, receives the determinant (n limbs).  aug, when not NULL, is an r x ac
+ * matrix that receives the same row operations.  NC_OK, NC_NOMEM or NC_STOPPED (the matrix
+ * is then left in an unspecified state). */
+int la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *rank, u64 *det,
+                  u64 *aug, size_t ac, const nc_poll *poll);
+/* Determinant of an r x r matrix (destroys m). */
+int la_det(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll);
+/* out (r x c) = a (r x k) times b (k x c); a and b are left unchanged. */
+int la_matmul(u64 *a, u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n,
+              const nc_poll *poll);
+
+/* ---- dlog.c ------------------------------------------------------------------------------- */
+
+/* Pohlig-Hellman tables for logarithms in GF(2^(64 n)): for each of `count` primes p_i of
+ * the group order, the generator g_i = g^e_i of the subgroup of order p_i, the cofactor
+ * e_i = (2^(64 n) - 1) / p_i and m_i baby steps (p_i < 2^62, 1 <= m_i <= 2^26; memory about
+ * 24 bytes a baby step).  gens and exps hold count x n limbs. */
+typedef struct dl_group dl_group;
+/* NC_OK and *out set, NC_NOMEM, NC_STOPPED, or NC_BADARG for a generator 0 or bad sizes. */
+int dl_group_new(size_t n, size_t count, const u64 *primes, const u64 *gens, const u64 *exps,
+                 const u64 *baby_steps, dl_group **out, const nc_poll *poll);
+void dl_group_free(dl_group *g);
+size_t dl_group_limbs(const dl_group *g);
+size_t dl_group_count(const dl_group *g);
+/* log_g(a) modulo each p_i, into residues[0..count): NC_OK, NC_BADARG when a is 0 or not in
+ * the group generated, NC_NOMEM or NC_STOPPED.  Not thread-safe (shared scratch). */
+int dl_group_residues(dl_group *g, const u64 *a, int64_t *residues, const nc_poll *poll);
+
+#endif

@@ -1,0 +1,104 @@
+"""Ctrl-C stops long compiled work, other threads run meanwhile, and private entry points
+validate their input (docs/reliability.md, "promises")."""
+
+import _thread
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from nimbers import _core, linalg
+
+
+def _interrupt_after(seconds):
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_a_long_determinant():
+    rng = np.random.default_rng(1)
+    m = rng.integers(0, 2**63, size=(3000, 3000), dtype=np.uint64)  # about 20 s of work
+    timer = _interrupt_after(0.3)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        linalg.det(m)
+    elapsed = time.monotonic() - start
+    timer.join()
+    assert elapsed < 10, f"det ran {elapsed:.1f} s after the interrupt"  # not a speed bar
+
+
+def test_other_threads_run_during_a_determinant():
+    rng = np.random.default_rng(2)
+    m = rng.integers(0, 2**63, size=(700, 700), dtype=np.uint64)
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        before = len(ticks)
+        linalg.det(m)
+        during = len(ticks) - before
+    finally:
+        stop.set()
+        counter.join()
+    assert during > 0
+
+
+def test_log_table_refuses_a_zero_generator():
+    """Found by the second reliability round: a zero generator made an inverse of 0."""
+    with pytest.raises(ValueError, match="generators not 0"):
+        _core.LogTable(1, [(3, 0, 1, 2)])
+
+
+@pytest.mark.parametrize("entries", [
+    [(1, 2, 1, 2)],            # not a prime order
+    [(3, 2, 1, 0)],            # no baby steps
+    [(3, 2**64, 1, 2)],        # generator outside the field
+    [(3, -1, 1, 2)],           # negative
+    [(3, "2", 1, 2)],          # not an int
+])
+def test_log_table_validates_every_entry(entries):
+    with pytest.raises((ValueError, TypeError)):
+        _core.LogTable(1, entries)
+
+
+def test_log_tables_answer_under_either_kernel():
+    """Tables keep nim-basis values: built under one kernel, they answer under the other."""
+    from nimbers import get_kernel, set_kernel
+    from nimbers.field import nim_log
+
+    if not _core.clmul_available():
+        pytest.skip("one kernel only on this CPU")
+    before = get_kernel()
+    try:
+        set_kernel("clmul")
+        x = nim_log(12345678901, 2**32 + 6)
+        set_kernel("portable")
+        assert nim_log(12345678901, 2**32 + 6) == x
+    finally:
+        set_kernel(before)
+
+
+class Sneaky(int):
+    """An int subclass whose own arithmetic lies: C must use the int value alone."""
+
+    def __mod__(self, other):
+        return 0
+
+    def __index__(self):
+        return 7
+
+
+def test_int_subclass_exponents_use_their_value():
+    from nimbers import nim_pow
+
+    assert nim_pow(2**70 + 5, Sneaky(3)) == nim_pow(2**70 + 5, 3)
+    assert nim_pow(6, Sneaky(-3)) == nim_pow(6, -3)
