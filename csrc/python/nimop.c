@@ -1,45 +1,49 @@
 /*
- * nimop.c -- NimOp, the type of the public operations (nim_mul, ...): called with exact ints
- * it runs the scalar path in C without touching numpy; anything else goes to the array path.
+ * nimop.c -- NimOp, the type of the public operations (nim_mul, ...).  One call, three routes:
+ *   - exact ints of the right number: the scalar path in C, without touching numpy;
+ *   - operands that all speak the ufunc protocol (numpy arrays and scalars, dask arrays, ...):
+ *     the ufunc itself, so validation happens in its loops and laziness is kept;
+ *   - anything else (Python ints beside arrays, lists, other objects): fallback(self, *args,
+ *     **kwargs), the Python layer, which turns them into arrays and calls the ufunc.
+ * Attributes a NimOp lacks are the ufunc's: nim_mul.reduce is nim_mul.ufunc.reduce, and
+ * nim_mul.nin, .identity, .outer, .accumulate, .at follow numpy's ufunc semantics.
+ * A NimOp pickles by name: the module it says it lives in (__module__) holds it.
  */
 #include "bindings.h"
 
 #include <stddef.h>
 #include <string.h>
 
-/* ---- the fast-path callable ------------------------------------------------------------- */
-
-/* NimOp(op, ufunc, array_call): calling it with exact ints of the right number runs the C
- * scalar path without touching numpy.  Anything else, and the ufunc methods (outer, reduce,
- * accumulate, reduceat, at), go to array_call(self, method_name, *args, **kwargs): the
- * Python layer, which validates the operands and calls the ufunc. */
 typedef struct {
     PyObject_HEAD
     nim_op op;
     PyObject *ufunc;
-    PyObject *array_call;
+    PyObject *fallback;
     PyObject *dict;
     vectorcallfunc vectorcall;
 } NimOpObject;
 
-/* array_call(self, method, *args, **kwargs) with vectorcall arguments. */
-static PyObject *forward(NimOpObject *self, const char *method, PyObject *const *args,
-                         size_t nargs, PyObject *kwnames)
+static PyObject *array_ufunc_name; /* "__array_ufunc__", interned */
+
+static int speaks_ufunc_protocol(PyObject *o)
+{
+    if (PyLong_Check(o) || PyList_Check(o) || PyTuple_Check(o) || PyFloat_Check(o))
+        return 0;
+    return PyObject_HasAttr((PyObject *)Py_TYPE(o), array_ufunc_name);
+}
+
+/* fallback(self, *args, **kwargs) with vectorcall arguments. */
+static PyObject *call_fallback(NimOpObject *self, PyObject *const *args, size_t nargs,
+                               PyObject *kwnames)
 {
     size_t nkw = kwnames ? (size_t)PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject **all = (PyObject **)PyMem_Malloc((nargs + nkw + 2) * sizeof(PyObject *));
-    PyObject *name = PyUnicode_FromString(method);
-    PyObject *r = NULL;
-    if (all && name) {
-        all[0] = (PyObject *)self;
-        all[1] = name;
-        for (size_t i = 0; i < nargs + nkw; i++)
-            all[i + 2] = args[i];
-        r = PyObject_Vectorcall(self->array_call, all, nargs + 2, kwnames);
-    } else if (!all) {
-        PyErr_NoMemory();
-    }
-    Py_XDECREF(name);
+    PyObject **all = (PyObject **)PyMem_Malloc((nargs + nkw + 1) * sizeof(PyObject *));
+    if (!all)
+        return PyErr_NoMemory();
+    all[0] = (PyObject *)self;
+    for (size_t i = 0; i < nargs + nkw; i++)
+        all[i + 1] = args[i];
+    PyObject *r = PyObject_Vectorcall(self->fallback, all, nargs + 1, kwnames);
     PyMem_Free(all);
     return r;
 }
@@ -48,18 +52,28 @@ static PyObject *nimop_vectorcall(NimOpObject *self, PyObject *const *args, size
                                   PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (!kwnames && nargs == nim_op_arity[self->op] && PyLong_Check(args[0]) &&
+    int arity = nim_op_arity[self->op];
+    if (!kwnames && nargs == arity && PyLong_Check(args[0]) &&
         (nargs == 1 || PyLong_Check(args[1])))
         return nb_scalar(self->op, args[0], nargs == 2 ? args[1] : NULL);
-    return forward(self, "__call__", args, (size_t)nargs, kwnames);
+    int direct = nargs >= 1;
+    for (Py_ssize_t i = 0; direct && i < nargs; i++) {
+        int speaks = speaks_ufunc_protocol(args[i]);
+        if (speaks < 0)
+            return NULL;
+        direct = speaks;
+    }
+    if (direct)
+        return PyObject_Vectorcall(self->ufunc, args, (size_t)nargs, kwnames);
+    return call_fallback(self, args, (size_t)nargs, kwnames);
 }
 
 static PyObject *nimop_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"op", "ufunc", "array_call", NULL};
+    static char *names[] = {"op", "ufunc", "fallback", NULL};
     const char *opname;
-    PyObject *ufunc, *array_call;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "sOO", names, &opname, &ufunc, &array_call))
+    PyObject *ufunc, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sOO", names, &opname, &ufunc, &fallback))
         return NULL;
     int op = -1;
     for (int i = 0; i < OP_COUNT; i++)
@@ -69,18 +83,16 @@ static PyObject *nimop_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         PyErr_Format(PyExc_ValueError, "unknown nim operation %s", opname);
         return NULL;
     }
-    if (!PyCallable_Check(array_call)) {
-        PyErr_SetString(PyExc_TypeError, "array_call must be callable");
+    if (!PyCallable_Check(ufunc) || !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "NimOp needs a callable ufunc and fallback");
         return NULL;
     }
     NimOpObject *self = (NimOpObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
     self->op = (nim_op)op;
-    Py_INCREF(ufunc);
-    self->ufunc = ufunc;
-    Py_INCREF(array_call);
-    self->array_call = array_call;
+    self->ufunc = Py_NewRef(ufunc);
+    self->fallback = Py_NewRef(fallback);
     self->dict = NULL;
     self->vectorcall = (vectorcallfunc)nimop_vectorcall;
     return (PyObject *)self;
@@ -89,7 +101,7 @@ static PyObject *nimop_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 static int nimop_traverse(NimOpObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->ufunc);
-    Py_VISIT(self->array_call);
+    Py_VISIT(self->fallback);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -97,7 +109,7 @@ static int nimop_traverse(NimOpObject *self, visitproc visit, void *arg)
 static int nimop_clear(NimOpObject *self)
 {
     Py_CLEAR(self->ufunc);
-    Py_CLEAR(self->array_call);
+    Py_CLEAR(self->fallback);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -114,34 +126,27 @@ static PyObject *nimop_repr(NimOpObject *self)
     return PyUnicode_FromFormat("<nimbers operation nim_%s>", nim_op_names[self->op]);
 }
 
-#define FORWARD_METHOD(name)                                                               \
-    static PyObject *nimop_##name(NimOpObject *self, PyObject *const *args, Py_ssize_t n,  \
-                                  PyObject *kwnames)                                       \
-    {                                                                                      \
-        return forward(self, #name, args, (size_t)n, kwnames);                             \
-    }
-FORWARD_METHOD(outer)
-FORWARD_METHOD(reduce)
-FORWARD_METHOD(accumulate)
-FORWARD_METHOD(reduceat)
-FORWARD_METHOD(at)
+/* Own attributes first (__doc__, __name__, ...), then the ufunc's. */
+static PyObject *nimop_getattro(NimOpObject *self, PyObject *name)
+{
+    PyObject *r = PyObject_GenericGetAttr((PyObject *)self, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError) || !self->ufunc)
+        return r;
+    PyErr_Clear();
+    return PyObject_GetAttr(self->ufunc, name);
+}
 
-#define METHOD(name, doc)                                                                  \
-    {#name, (PyCFunction)(void (*)(void))nimop_##name, METH_FASTCALL | METH_KEYWORDS, doc}
-static PyMethodDef nimop_methods[] = {
-    METHOD(outer, "outer(a, b, **kw): the table of op(a[i], b[j]), as numpy's ufunc.outer"),
-    METHOD(reduce, "reduce(a, axis=0, **kw): folds along an axis, as numpy's ufunc.reduce"),
-    METHOD(accumulate, "accumulate(a, axis=0, **kw): running folds, as numpy's ufunc.accumulate"),
-    METHOD(reduceat, "reduceat(a, indices, axis=0, **kw): folds over slices, as numpy's"),
-    METHOD(at, "at(a, indices, b=None): in place at indices, as numpy's ufunc.at"),
-    {NULL, NULL, 0, NULL},
-};
+/* Pickled as a global: its __name__, found again in its __module__. */
+static PyObject *nimop_reduce(NimOpObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyObject_GetAttrString((PyObject *)self, "__name__");
+}
 
 static PyObject *nimop_get_ufunc(NimOpObject *self, void *closure)
 {
     (void)closure;
-    Py_INCREF(self->ufunc);
-    return self->ufunc;
+    return Py_NewRef(self->ufunc);
 }
 
 static PyObject *nimop_get_op(NimOpObject *self, void *closure)
@@ -149,6 +154,11 @@ static PyObject *nimop_get_op(NimOpObject *self, void *closure)
     (void)closure;
     return PyUnicode_FromString(nim_op_names[self->op]);
 }
+
+static PyMethodDef nimop_methods[] = {
+    {"__reduce__", (PyCFunction)nimop_reduce, METH_NOARGS, "pickled by name"},
+    {NULL, NULL, 0, NULL},
+};
 
 static PyGetSetDef nimop_getset[] = {
     {"ufunc", (getter)nimop_get_ufunc, NULL, "the numpy ufunc behind the array path", NULL},
@@ -165,10 +175,10 @@ static PyTypeObject NimOpType = {
     .tp_vectorcall_offset = offsetof(NimOpObject, vectorcall),
     .tp_repr = (reprfunc)nimop_repr,
     .tp_call = PyVectorcall_Call,
-    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_getattro = (getattrofunc)nimop_getattro,
     .tp_setattro = PyObject_GenericSetAttr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = "A nim operation: C scalar path for ints, numpy ufunc for arrays.",
+    .tp_doc = "A nim operation: C scalar path for ints, its numpy ufunc for arrays.",
     .tp_traverse = (traverseproc)nimop_traverse,
     .tp_clear = (inquiry)nimop_clear,
     .tp_methods = nimop_methods,
@@ -179,7 +189,8 @@ static PyTypeObject NimOpType = {
 
 int nb_add_nimop(PyObject *module)
 {
-    if (PyType_Ready(&NimOpType) < 0)
+    array_ufunc_name = PyUnicode_InternFromString("__array_ufunc__");
+    if (!array_ufunc_name || PyType_Ready(&NimOpType) < 0)
         return -1;
     Py_INCREF(&NimOpType);
     if (PyModule_AddObject(module, "NimOp", (PyObject *)&NimOpType) < 0) {

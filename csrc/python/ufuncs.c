@@ -1,188 +1,606 @@
 /*
- * ufuncs.c -- numpy ufunc loops over the 64-bit kernel.
+ * ufuncs.c -- the numpy ufuncs of nimbers (nim_add, nim_mul, nim_div, nim_pow, nim_square,
+ * nim_sqrt, nim_inv), with their loops registered through NumPy 2's ArrayMethod API.
  *
- * Every unsigned integer dtype gets a loop (values of uint8/16/32 lie in the subfields
- * GF(2^8)... of GF(2^64), so the 64-bit kernel serves them all), and the object dtype gets a
- * loop over the scalar path for Python ints of any size.  numpy runs the non-object loops
- * without the GIL.  A zero divisor in a non-object loop yields 0 and raises numpy's
- * divide-by-zero floating-point flag, like numpy's own integer division; the Python layer
- * checks for zero divisors first and raises ZeroDivisionError.
+ * The loops validate: a negative entry raises ValueError, a zero divisor ZeroDivisionError,
+ * from inside the loop (the GIL is taken only on that error path).  So every caller of the
+ * ufunc -- numpy, dask, any library speaking __array_ufunc__ -- gets the same semantics.
+ *
+ * Loops, for each integer width K (8, 16, 32, 64 bits; values below 2^K lie in the subfield
+ * GF(2^K) of GF(2^64), so the 64-bit kernel serves them all and the result fits K bits):
+ *   binary  (uK, uK), (iK, iK), (uK, iK), (iK, uK) -> uK   (signed operands checked)
+ *   unary   (uK) -> uK, (iK) -> uK
+ *   pow     (uK or iK, int64 or uint64 exponent) -> uK
+ *   object  Python ints of any size, through the scalar path (ints.c)
+ * The mixed-sign loops make reductions over signed arrays exact: the accumulator is unsigned,
+ * the elements are read (and checked) as they are.  Promoters pick a loop for any other pair
+ * of integer dtypes without an unsafe cast, and for Python ints (NEP 50: they take the
+ * array's dtype).  Reductions start from the identity, so every element passes a loop.
  */
 #include "bindings.h"
 
-#include <fenv.h>
+#include <string.h>
 
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
+#include <numpy/dtype_api.h>
 #include <numpy/ufuncobject.h>
 
+#define LOOP_PARAMS                                                                            \
+    PyArrayMethod_Context *context, char *const data[], const npy_intp dims[],                \
+        const npy_intp steps[], NpyAuxData *aux
 
-#define LOOP_ARGS char **args, npy_intp const *dims, npy_intp const *steps, void *data
+/* ---- errors from inside a loop (the GIL may be released) ------------------------------- */
 
-typedef u64 (*binary_fn)(u64, u64);
-typedef u64 (*unary_fn)(u64);
-
-static u64 op_add(u64 a, u64 b) { return a ^ b; }
-
-/* The floating-point divide-by-zero flag, which numpy reads after the loop (as for its own
- * integer division by zero). */
-static void flag_zero_divisor(void) { feraiseexcept(FE_DIVBYZERO); }
-
-static u64 op_div(u64 a, u64 b)
+static int loop_error(PyObject *type, const char *message)
 {
-    if (b == 0) {
-        flag_zero_divisor();
-        return 0;
-    }
-    return nk_mul(a, nk_inv(b));
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyErr_SetString(type, message);
+    PyGILState_Release(state);
+    return -1;
 }
 
-static u64 op_inv(u64 a)
+static int negative_entry(long long v)
 {
-    if (a == 0) {
-        flag_zero_divisor();
-        return 0;
-    }
-    return nk_inv(a);
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyErr_Format(PyExc_ValueError, "nimbers are non-negative integers, got %lld", v);
+    PyGILState_Release(state);
+    return -1;
 }
 
-/* a^k for a signed exponent: every non-zero element's order divides 2^64 - 1. */
-static u64 op_pow(u64 a, npy_int64 k)
+static int zero_divisor(nim_op op)
 {
-    const u64 order = ~(u64)0;
+    return loop_error(PyExc_ZeroDivisionError,
+                      op == OP_INV   ? "0 has no nim-inverse (the array holds a 0)"
+                      : op == OP_DIV ? "nim-division by 0 (the divisor array holds a 0)"
+                                     : "0 has no negative nim-power");
+}
+
+/* ---- element operations on values already checked non-negative ------------------------ */
+
+static u64 pow_signed(u64 a, long long k)
+{
     if (k >= 0)
         return nk_pow(a, (u64)k);
-    if (a == 0) {
-        flag_zero_divisor();
+    /* a^k = (a^-1)^|k|; every non-zero element's order divides 2^64 - 1 */
+    u64 m = (u64)(-(k + 1)) + 1; /* |k|, without overflow at INT64_MIN */
+    return nk_pow(nk_inv(a), m);
+}
+
+/* ---- typed loops ------------------------------------------------------------------------- */
+
+/* The check of an operand: a negative entry of a signed type is an error. */
+#define CHECK_i(v)                                                                             \
+    do {                                                                                       \
+        if ((v) < 0)                                                                           \
+            return negative_entry((long long)(v));                                             \
+    } while (0)
+#define CHECK_u(v) ((void)0)
+
+/* Binary loops: add, mul and div, for operand types TA, TB and unsigned result TO. */
+#define BINARY_LOOPS(NAME, TA, TB, TO, SA, SB)                                                         \
+    static int add_##NAME(LOOP_PARAMS)                                                         \
+    {                                                                                          \
+        const char *a = data[0], *b = data[1];                                                 \
+        char *o = data[2];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) { \
+            TA x = *(const TA *)a;                                                             \
+            TB y = *(const TB *)b;                                                             \
+            CHECK_##SA(x);                                                                    \
+            CHECK_##SB(y);                                                                    \
+            *(TO *)o = (TO)((TO)x ^ (TO)y);                                                    \
+        }                                                                                      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static int mul_##NAME(LOOP_PARAMS)                                                         \
+    {                                                                                          \
+        const char *a = data[0], *b = data[1];                                                 \
+        char *o = data[2];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) { \
+            TA x = *(const TA *)a;                                                             \
+            TB y = *(const TB *)b;                                                             \
+            CHECK_##SA(x);                                                                    \
+            CHECK_##SB(y);                                                                    \
+            *(TO *)o = (TO)nk_mul((u64)(TO)x, (u64)(TO)y);                                     \
+        }                                                                                      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static int div_##NAME(LOOP_PARAMS)                                                         \
+    {                                                                                          \
+        const char *a = data[0], *b = data[1];                                                 \
+        char *o = data[2];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) { \
+            TA x = *(const TA *)a;                                                             \
+            TB y = *(const TB *)b;                                                             \
+            CHECK_##SA(x);                                                                    \
+            CHECK_##SB(y);                                                                    \
+            if (y == 0)                                                                        \
+                return zero_divisor(OP_DIV);                                                   \
+            *(TO *)o = (TO)nk_mul((u64)(TO)x, nk_inv((u64)(TO)y));                             \
+        }                                                                                      \
+        return 0;                                                                              \
+    }
+
+/* Unary loops: square, sqrt, inv; and pow with a signed or unsigned 64-bit exponent. */
+#define UNARY_LOOPS(NAME, TA, TO, SA)                                                              \
+    static int square_##NAME(LOOP_PARAMS)                                                      \
+    {                                                                                          \
+        const char *a = data[0];                                                               \
+        char *o = data[1];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {                 \
+            TA x = *(const TA *)a;                                                             \
+            CHECK_##SA(x);                                                                    \
+            *(TO *)o = (TO)nk_square((u64)(TO)x);                                              \
+        }                                                                                      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static int sqrt_##NAME(LOOP_PARAMS)                                                        \
+    {                                                                                          \
+        const char *a = data[0];                                                               \
+        char *o = data[1];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {                 \
+            TA x = *(const TA *)a;                                                             \
+            CHECK_##SA(x);                                                                    \
+            *(TO *)o = (TO)nk_sqrt((u64)(TO)x);                                                \
+        }                                                                                      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static int inv_##NAME(LOOP_PARAMS)                                                         \
+    {                                                                                          \
+        const char *a = data[0];                                                               \
+        char *o = data[1];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {                 \
+            TA x = *(const TA *)a;                                                             \
+            CHECK_##SA(x);                                                                    \
+            if (x == 0)                                                                        \
+                return zero_divisor(OP_INV);                                                   \
+            *(TO *)o = (TO)nk_inv((u64)(TO)x);                                                 \
+        }                                                                                      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static int pow_##NAME##_i(LOOP_PARAMS)                                                     \
+    {                                                                                          \
+        const char *a = data[0], *k = data[1];                                                 \
+        char *o = data[2];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], k += steps[1], o += steps[2]) { \
+            TA x = *(const TA *)a;                                                             \
+            npy_int64 e = *(const npy_int64 *)k;                                               \
+            CHECK_##SA(x);                                                                    \
+            if (x == 0 && e < 0)                                                               \
+                return zero_divisor(OP_POW);                                                   \
+            *(TO *)o = (TO)pow_signed((u64)(TO)x, (long long)e);                               \
+        }                                                                                      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static int pow_##NAME##_u(LOOP_PARAMS)                                                     \
+    {                                                                                          \
+        const char *a = data[0], *k = data[1];                                                 \
+        char *o = data[2];                                                                     \
+        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], k += steps[1], o += steps[2]) { \
+            TA x = *(const TA *)a;                                                             \
+            CHECK_##SA(x);                                                                    \
+            *(TO *)o = (TO)nk_pow((u64)(TO)x, (u64) * (const npy_uint64 *)k);                  \
+        }                                                                                      \
+        return 0;                                                                              \
+    }
+
+#define WIDTH_LOOPS(K)                                                                         \
+    BINARY_LOOPS(uu##K, npy_uint##K, npy_uint##K, npy_uint##K, u, u)                           \
+    BINARY_LOOPS(ii##K, npy_int##K, npy_int##K, npy_uint##K, i, i)                             \
+    BINARY_LOOPS(ui##K, npy_uint##K, npy_int##K, npy_uint##K, u, i)                            \
+    BINARY_LOOPS(iu##K, npy_int##K, npy_uint##K, npy_uint##K, i, u)                            \
+    UNARY_LOOPS(u##K, npy_uint##K, npy_uint##K, u)                                             \
+    UNARY_LOOPS(i##K, npy_int##K, npy_uint##K, i)
+
+WIDTH_LOOPS(8)
+WIDTH_LOOPS(16)
+WIDTH_LOOPS(32)
+WIDTH_LOOPS(64)
+
+/* The product of two uint64 arrays goes through the array kernel, which works in blocks and
+ * hoists the basis change of a broadcast operand. */
+static int mul_uu64_blocked(LOOP_PARAMS)
+{
+    nk_mul_strided((const u64 *)data[0], steps[0], (const u64 *)data[1], steps[1],
+                   (u64 *)data[2], steps[2], (size_t)dims[0]);
+    return 0;
+}
+
+/* ---- object loops: Python ints of any size -------------------------------------------- */
+
+static int store_object(char *o, PyObject *r)
+{
+    if (!r)
+        return -1;
+    PyObject *old = *(PyObject **)o;
+    *(PyObject **)o = r;
+    Py_XDECREF(old);
+    return 0;
+}
+
+#define OBJECT_LOOPS(OP, NAME)                                                                 \
+    static int NAME##_object(LOOP_PARAMS)                                                      \
+    {                                                                                          \
+        int binary = nim_op_arity[OP] == 2;                                                    \
+        const char *a = data[0], *b = binary ? data[1] : NULL;                                 \
+        char *o = data[binary ? 2 : 1];                                                        \
+        npy_intp sa = steps[0], sb = binary ? steps[1] : 0, so = steps[binary ? 2 : 1];        \
+        for (npy_intp i = 0; i < dims[0]; i++, a += sa, b += sb, o += so) {                    \
+            PyObject *x = *(PyObject *const *)a, *y = binary ? *(PyObject *const *)b : NULL;   \
+            if (!x || (binary && !y)) {                                                        \
+                PyErr_SetString(PyExc_TypeError, "nimbers are non-negative integers, not NULL"); \
+                return -1;                                                                     \
+            }                                                                                  \
+            if (store_object(o, nb_scalar(OP, x, y)) < 0)                                      \
+                return -1;                                                                     \
+        }                                                                                      \
+        return 0;                                                                              \
+    }
+
+OBJECT_LOOPS(OP_ADD, add)
+OBJECT_LOOPS(OP_MUL, mul)
+OBJECT_LOOPS(OP_DIV, div)
+OBJECT_LOOPS(OP_POW, pow)
+OBJECT_LOOPS(OP_SQUARE, square)
+OBJECT_LOOPS(OP_SQRT, sqrt)
+OBJECT_LOOPS(OP_INV, inv)
+
+/* ---- reductions start from the identity ---------------------------------------------- */
+
+static int initial_zero(PyArrayMethod_Context *context, npy_bool empty, void *initial)
+{
+    (void)empty;
+    memset(initial, 0, (size_t)context->descriptors[0]->elsize);
+    return 1;
+}
+
+static int initial_one(PyArrayMethod_Context *context, npy_bool empty, void *initial)
+{
+    (void)empty;
+    switch (context->descriptors[0]->elsize) {
+    case 1: *(npy_uint8 *)initial = 1; break;
+    case 2: *(npy_uint16 *)initial = 1; break;
+    case 4: *(npy_uint32 *)initial = 1; break;
+    default: *(npy_uint64 *)initial = 1; break;
+    }
+    return 1;
+}
+
+static int initial_object(PyArrayMethod_Context *context, npy_bool empty, void *initial,
+                          long value)
+{
+    (void)context;
+    (void)empty;
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyObject *v = PyLong_FromLong(value);
+    PyGILState_Release(state);
+    if (!v)
+        return -1;
+    *(PyObject **)initial = v;
+    return 1;
+}
+
+static int initial_object_zero(PyArrayMethod_Context *c, npy_bool e, void *i)
+{
+    return initial_object(c, e, i, 0);
+}
+
+static int initial_object_one(PyArrayMethod_Context *c, npy_bool e, void *i)
+{
+    return initial_object(c, e, i, 1);
+}
+
+/* ---- registration ------------------------------------------------------------------------ */
+
+typedef PyArrayMethod_StridedLoop loop_fn;
+
+/* The loops of one width: [op][pair], pairs uu, ii, ui, iu for binary operations; u, i for
+ * unary ones and for pow (with [0] the int64 exponent, [1] the uint64 one). */
+typedef struct {
+    loop_fn *binary[3][4];   /* add, mul, div */
+    loop_fn *unary[3][2];    /* square, sqrt, inv */
+    loop_fn *pow[2][2];      /* [u or i][int64 or uint64 exponent] */
+} width_loops;
+
+#define WIDTH_TABLE(K)                                                                         \
+    {{{add_uu##K, add_ii##K, add_ui##K, add_iu##K},                                            \
+      {mul_uu##K, mul_ii##K, mul_ui##K, mul_iu##K},                                            \
+      {div_uu##K, div_ii##K, div_ui##K, div_iu##K}},                                           \
+     {{square_u##K, square_i##K}, {sqrt_u##K, sqrt_i##K}, {inv_u##K, inv_i##K}},               \
+     {{pow_u##K##_i, pow_u##K##_u}, {pow_i##K##_i, pow_i##K##_u}}}
+
+static const width_loops loops_by_width[4] = {WIDTH_TABLE(8), WIDTH_TABLE(16), WIDTH_TABLE(32),
+                                              WIDTH_TABLE(64)};
+
+static int width_index(int itemsize)
+{
+    return itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : 3;
+}
+
+/* The C integer types numpy has a DType for: the same width may appear twice (long and long
+ * long are both 64 bits on LP64 systems), and arrays of either may arrive. */
+#define NUM_INT_TYPES 5
+static const int unsigned_types[NUM_INT_TYPES] = {NPY_UBYTE, NPY_USHORT, NPY_UINT, NPY_ULONG,
+                                                  NPY_ULONGLONG};
+static const int signed_types[NUM_INT_TYPES] = {NPY_BYTE, NPY_SHORT, NPY_INT, NPY_LONG,
+                                                NPY_LONGLONG};
+
+static PyArray_DTypeMeta *dtype_of(int typenum)
+{
+    PyArray_Descr *d = PyArray_DescrFromType(typenum);
+    if (!d)
+        return NULL;
+    PyArray_DTypeMeta *meta = NPY_DTYPE(d);
+    Py_DECREF(d); /* the DType class lives as long as numpy */
+    return meta;
+}
+
+static int add_loop(PyObject *ufunc, const char *name, int nin, PyArray_DTypeMeta **dtypes,
+                    loop_fn *loop, PyArrayMethod_GetReductionInitial *initial, int flags)
+{
+    PyType_Slot slots[3] = {{NPY_METH_strided_loop, (void *)loop}, {0, NULL}, {0, NULL}};
+    if (initial) {
+        slots[1].slot = NPY_METH_get_reduction_initial;
+        slots[1].pfunc = (void *)initial;
+    }
+    PyArrayMethod_Spec spec = {
+        .name = name,
+        .nin = nin,
+        .nout = 1,
+        .casting = NPY_NO_CASTING,
+        .flags = (NPY_ARRAYMETHOD_FLAGS)flags,
+        .dtypes = dtypes,
+        .slots = slots,
+    };
+    return PyUFunc_AddLoopFromSpec(ufunc, &spec);
+}
+
+static PyArrayMethod_GetReductionInitial *identity_of(nim_op op, int object)
+{
+    if (op == OP_ADD)
+        return object ? initial_object_zero : initial_zero;
+    if (op == OP_MUL)
+        return object ? initial_object_one : initial_one;
+    return NULL;
+}
+
+static int add_binary_loops(PyObject *ufunc, nim_op op, int which)
+{
+    for (int t = 0; t < NUM_INT_TYPES; t++) {
+        PyArray_DTypeMeta *u = dtype_of(unsigned_types[t]), *s = dtype_of(signed_types[t]);
+        if (!u || !s)
+            return -1;
+        const width_loops *w = &loops_by_width[width_index(u->singleton->elsize)];
+        PyArray_DTypeMeta *pairs[4][3] = {{u, u, u}, {s, s, u}, {u, s, u}, {s, u, u}};
+        for (int p = 0; p < 4; p++) {
+            loop_fn *loop = w->binary[which][p];
+            if (op == OP_MUL && p == 0 && u->singleton->elsize == 8)
+                loop = mul_uu64_blocked;
+            if (add_loop(ufunc, nim_op_names[op], 2, pairs[p], loop, identity_of(op, 0),
+                         NPY_METH_NO_FLOATINGPOINT_ERRORS) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int add_unary_loops(PyObject *ufunc, nim_op op, int which)
+{
+    for (int t = 0; t < NUM_INT_TYPES; t++) {
+        PyArray_DTypeMeta *u = dtype_of(unsigned_types[t]), *s = dtype_of(signed_types[t]);
+        if (!u || !s)
+            return -1;
+        const width_loops *w = &loops_by_width[width_index(u->singleton->elsize)];
+        PyArray_DTypeMeta *pairs[2][2] = {{u, u}, {s, u}};
+        for (int p = 0; p < 2; p++)
+            if (add_loop(ufunc, nim_op_names[op], 1, pairs[p], w->unary[which][p], NULL,
+                         NPY_METH_NO_FLOATINGPOINT_ERRORS) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+static int add_pow_loops(PyObject *ufunc)
+{
+    PyArray_DTypeMeta *i64 = dtype_of(NPY_INT64), *u64t = dtype_of(NPY_UINT64);
+    if (!i64 || !u64t)
+        return -1;
+    for (int t = 0; t < NUM_INT_TYPES; t++) {
+        PyArray_DTypeMeta *u = dtype_of(unsigned_types[t]), *s = dtype_of(signed_types[t]);
+        if (!u || !s)
+            return -1;
+        const width_loops *w = &loops_by_width[width_index(u->singleton->elsize)];
+        PyArray_DTypeMeta *bases[2] = {u, s}, *exps[2] = {i64, u64t};
+        for (int b = 0; b < 2; b++)
+            for (int e = 0; e < 2; e++) {
+                PyArray_DTypeMeta *dtypes[3] = {bases[b], exps[e], u};
+                if (add_loop(ufunc, "pow", 2, dtypes, w->pow[b][e], NULL,
+                             NPY_METH_NO_FLOATINGPOINT_ERRORS) < 0)
+                    return -1;
+            }
+    }
+    return 0;
+}
+
+static loop_fn *const object_loops[OP_COUNT] = {add_object,    mul_object,  div_object,
+                                                pow_object,    square_object, sqrt_object,
+                                                inv_object};
+
+static int add_object_loop(PyObject *ufunc, nim_op op)
+{
+    PyArray_DTypeMeta *o = dtype_of(NPY_OBJECT);
+    if (!o)
+        return -1;
+    PyArray_DTypeMeta *dtypes[3] = {o, o, o};
+    return add_loop(ufunc, nim_op_names[op], nim_op_arity[op], dtypes, object_loops[op],
+                    identity_of(op, 1), NPY_METH_REQUIRES_PYAPI);
+}
+
+/* ---- promotion ---------------------------------------------------------------------------- */
+
+/* A concrete integer DType (not the abstract one of Python ints): its width and sign. */
+static int concrete_int(PyArray_DTypeMeta *d, int *itemsize, int *is_signed)
+{
+    if (!d || !d->singleton) /* abstract DTypes (Python ints) have no instance */
+        return 0;
+    char kind = d->singleton->kind;
+    if (kind == 'b') { /* booleans are the nimbers 0 and 1 */
+        *itemsize = 1;
+        *is_signed = 0;
+        return 1;
+    }
+    if (kind != 'u' && kind != 'i')
+        return 0;
+    *itemsize = d->singleton->elsize;
+    *is_signed = kind == 'i';
+    return 1;
+}
+
+static PyArray_DTypeMeta *int_dtype(int itemsize, int is_signed)
+{
+    static const int u[4] = {NPY_UINT8, NPY_UINT16, NPY_UINT32, NPY_UINT64};
+    static const int s[4] = {NPY_INT8, NPY_INT16, NPY_INT32, NPY_INT64};
+    int w = width_index(itemsize);
+    return dtype_of(is_signed ? s[w] : u[w]);
+}
+
+static void set_new(PyArray_DTypeMeta *new_op_dtypes[], int i, PyArray_DTypeMeta *d)
+{
+    Py_INCREF(d);
+    new_op_dtypes[i] = d;
+}
+
+/* Two integer operands (either may be a Python int, whose DType is abstract): the loop of
+ * the wider width that reads each operand with its own sign, so no cast can wrap a value.
+ * A Python int takes the other operand's dtype (NEP 50); two Python ints take int64. */
+static int promote_binary(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
+                          PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
+{
+    (void)ufunc;
+    int size[2] = {0, 0}, sign[2] = {0, 0}, known[2];
+    for (int i = 0; i < 2; i++)
+        known[i] = concrete_int(op_dtypes[i], &size[i], &sign[i]);
+    if (!known[0] && !known[1]) {
+        size[0] = size[1] = 8;
+        sign[0] = sign[1] = 1;
+    } else if (!known[0]) {
+        size[0] = size[1];
+        sign[0] = sign[1];
+    } else if (!known[1]) {
+        size[1] = size[0];
+        sign[1] = sign[0];
+    }
+    int width = size[0] > size[1] ? size[0] : size[1];
+    for (int i = 0; i < 2; i++)
+        set_new(new_op_dtypes, i, signature[i] ? signature[i] : int_dtype(width, sign[i]));
+    set_new(new_op_dtypes, 2, signature[2] ? signature[2] : int_dtype(width, 0));
+    return 0;
+}
+
+/* pow: the base as above; the exponent int64, or uint64 when it is a uint64 array. */
+static int promote_pow(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
+                       PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
+{
+    (void)ufunc;
+    int size = 8, sign = 1, esize, esign;
+    concrete_int(op_dtypes[0], &size, &sign);
+    int unsigned_exponent = concrete_int(op_dtypes[1], &esize, &esign) && !esign && esize == 8;
+    set_new(new_op_dtypes, 0, signature[0] ? signature[0] : int_dtype(size, sign));
+    set_new(new_op_dtypes, 1, signature[1] ? signature[1] : int_dtype(8, !unsigned_exponent));
+    set_new(new_op_dtypes, 2, signature[2] ? signature[2] : int_dtype(size, 0));
+    return 0;
+}
+
+/* A boolean array is an array of the nimbers 0 and 1: uint8. */
+static int promote_unary(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
+                         PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
+{
+    (void)ufunc;
+    (void)op_dtypes;
+    set_new(new_op_dtypes, 0, signature[0] ? signature[0] : int_dtype(1, 0));
+    set_new(new_op_dtypes, 1, signature[1] ? signature[1] : int_dtype(1, 0));
+    return 0;
+}
+
+/* An object operand makes the whole call an object call (ints of any size). */
+static int promote_object(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
+                          PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
+{
+    int nargs = ((PyUFuncObject *)ufunc)->nargs;
+    PyArray_DTypeMeta *o = dtype_of(NPY_OBJECT);
+    (void)op_dtypes;
+    for (int i = 0; i < nargs; i++)
+        set_new(new_op_dtypes, i, signature[i] ? signature[i] : o);
+    return 0;
+}
+
+static int add_promoter(PyObject *ufunc, PyArray_DTypeMeta **dtypes, int n, void *fn)
+{
+    PyObject *tuple = PyTuple_New(n);
+    if (!tuple)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *d = dtypes[i] ? (PyObject *)dtypes[i] : Py_None;
+        Py_INCREF(d);
+        PyTuple_SET_ITEM(tuple, i, d);
+    }
+    PyObject *capsule = PyCapsule_New(fn, "numpy._ufunc_promoter", NULL);
+    int status = capsule ? PyUFunc_AddPromoter(ufunc, tuple, capsule) : -1;
+    Py_XDECREF(capsule);
+    Py_DECREF(tuple);
+    return status;
+}
+
+static int add_promoters(PyObject *ufunc, nim_op op)
+{
+    PyArray_DTypeMeta *anyint = &PyArray_IntAbstractDType, *o = dtype_of(NPY_OBJECT);
+    PyArray_DTypeMeta *b = dtype_of(NPY_BOOL);
+    if (nim_op_arity[op] == 1) {
+        PyArray_DTypeMeta *obj[2] = {o, NULL}, *boolean[2] = {b, NULL};
+        if (add_promoter(ufunc, obj, 2, (void *)promote_object) < 0 ||
+            add_promoter(ufunc, boolean, 2, (void *)promote_unary) < 0)
+            return -1;
         return 0;
     }
-    u64 m = (u64)(-(k + 1)) + 1; /* |k|, without overflow at INT64_MIN */
-    return nk_pow(a, (order - m % order) % order);
+    void *fn = op == OP_POW ? (void *)promote_pow : (void *)promote_binary;
+    PyArray_DTypeMeta *pairs[4][3] = {{anyint, anyint, NULL}, {b, anyint, NULL},
+                                      {anyint, b, NULL}, {b, b, NULL}};
+    for (int i = 0; i < 4; i++)
+        if (add_promoter(ufunc, pairs[i], 3, fn) < 0)
+            return -1;
+    PyArray_DTypeMeta *left[3] = {o, NULL, NULL}, *right[3] = {NULL, o, NULL};
+    if (add_promoter(ufunc, left, 3, (void *)promote_object) < 0 ||
+        add_promoter(ufunc, right, 3, (void *)promote_object) < 0)
+        return -1;
+    return 0;
 }
 
-#define DEFINE_LOOPS(T)                                                                    \
-    static void binary_##T(LOOP_ARGS)                                                      \
-    {                                                                                      \
-        binary_fn f = (binary_fn)data;                                                     \
-        char *a = args[0], *b = args[1], *o = args[2];                                     \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) \
-            *(T *)o = (T)f(*(T *)a, *(T *)b);                                              \
-    }                                                                                      \
-    static void unary_##T(LOOP_ARGS)                                                       \
-    {                                                                                      \
-        unary_fn f = (unary_fn)data;                                                       \
-        char *a = args[0], *o = args[1];                                                   \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1])               \
-            *(T *)o = (T)f(*(T *)a);                                                       \
-    }                                                                                      \
-    static void pow_##T(LOOP_ARGS)                                                         \
-    {                                                                                      \
-        (void)data;                                                                        \
-        char *a = args[0], *k = args[1], *o = args[2];                                     \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], k += steps[1], o += steps[2]) \
-            *(T *)o = (T)op_pow(*(T *)a, *(npy_int64 *)k);                                 \
-    }
+/* ---- the ufuncs ---------------------------------------------------------------------------- */
 
-DEFINE_LOOPS(npy_uint8)
-DEFINE_LOOPS(npy_uint16)
-DEFINE_LOOPS(npy_uint32)
-DEFINE_LOOPS(npy_uint64)
-
-/* The product on uint64 goes through the array kernel, which hoists the basis change of a
- * broadcast operand. */
-static void mul_uint64(LOOP_ARGS)
+static PyObject *make_ufunc(nim_op op, int identity, const char *doc)
 {
-    (void)data;
-    nk_mul_strided((const u64 *)args[0], steps[0], (const u64 *)args[1], steps[1],
-                   (u64 *)args[2], steps[2], (size_t)dims[0]);
-}
-
-static void binary_object(LOOP_ARGS)
-{
-    nim_op op = (nim_op)(size_t)data;
-    char *a = args[0], *b = args[1], *o = args[2];
-    for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) {
-        PyObject *r = nb_scalar(op, *(PyObject **)a, *(PyObject **)b);
-        if (!r)
-            return;
-        PyObject *old = *(PyObject **)o;
-        *(PyObject **)o = r;
-        Py_XDECREF(old);
+    static char names[OP_COUNT][32]; /* numpy keeps the name pointer */
+    PyOS_snprintf(names[op], sizeof names[op], "nim_%s", nim_op_names[op]);
+    PyObject *ufunc = PyUFunc_FromFuncAndData(NULL, NULL, NULL, 0, nim_op_arity[op], 1,
+                                              identity, names[op], doc, 0);
+    if (!ufunc)
+        return NULL;
+    int status;
+    switch (op) {
+    case OP_ADD: status = add_binary_loops(ufunc, op, 0); break;
+    case OP_MUL: status = add_binary_loops(ufunc, op, 1); break;
+    case OP_DIV: status = add_binary_loops(ufunc, op, 2); break;
+    case OP_SQUARE: status = add_unary_loops(ufunc, op, 0); break;
+    case OP_SQRT: status = add_unary_loops(ufunc, op, 1); break;
+    case OP_INV: status = add_unary_loops(ufunc, op, 2); break;
+    default: status = add_pow_loops(ufunc); break;
     }
-}
-
-static void unary_object(LOOP_ARGS)
-{
-    nim_op op = (nim_op)(size_t)data;
-    char *a = args[0], *o = args[1];
-    for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {
-        PyObject *r = nb_scalar(op, *(PyObject **)a, NULL);
-        if (!r)
-            return;
-        PyObject *old = *(PyObject **)o;
-        *(PyObject **)o = r;
-        Py_XDECREF(old);
+    if (status < 0 || add_object_loop(ufunc, op) < 0 || add_promoters(ufunc, op) < 0) {
+        Py_DECREF(ufunc);
+        return NULL;
     }
-}
-
-/* The unsigned type numbers: uint64 is both NPY_ULONG and NPY_ULONGLONG on LP64 systems,
- * and arrays of either may arrive. */
-#define NUM_UNSIGNED 5
-static const int unsigned_types[NUM_UNSIGNED] = {NPY_UBYTE, NPY_USHORT, NPY_UINT, NPY_ULONG,
-                                                 NPY_ULONGLONG};
-
-static PyUFuncGenericFunction loop_for(int typenum, int arity, int is_pow)
-{
-    size_t size = typenum == NPY_UBYTE    ? sizeof(npy_ubyte)
-                  : typenum == NPY_USHORT ? sizeof(npy_ushort)
-                  : typenum == NPY_UINT   ? sizeof(npy_uint)
-                  : typenum == NPY_ULONG  ? sizeof(npy_ulong)
-                                          : sizeof(npy_ulonglong);
-#define PICK(T) (is_pow ? pow_##T : arity == 2 ? binary_##T : unary_##T)
-    switch (size) {
-    case 1: return PICK(npy_uint8);
-    case 2: return PICK(npy_uint16);
-    case 4: return PICK(npy_uint32);
-    default: return PICK(npy_uint64);
-    }
-#undef PICK
-}
-
-#define MAX_LOOPS (NUM_UNSIGNED + 1)
-
-/* Static storage: numpy keeps the pointers for the ufunc's lifetime. */
-static PyUFuncGenericFunction loop_store[OP_COUNT][MAX_LOOPS];
-static void *data_store[OP_COUNT][MAX_LOOPS];
-static char type_store[OP_COUNT][MAX_LOOPS * 3];
-
-static PyObject *make_ufunc(nim_op op, void *kernel, int identity, const char *doc)
-{
-    int arity = nim_op_arity[op], is_pow = op == OP_POW, n = 0;
-    for (int t = 0; t < NUM_UNSIGNED; t++, n++) {
-        int tn = unsigned_types[t];
-        loop_store[op][n] = loop_for(tn, arity, is_pow);
-        if (op == OP_MUL && loop_store[op][n] == binary_npy_uint64)
-            loop_store[op][n] = mul_uint64;
-        data_store[op][n] = kernel;
-        char *ty = type_store[op] + n * (arity + 1);
-        ty[0] = (char)tn;
-        if (arity == 2)
-            ty[1] = (char)(is_pow ? NPY_INT64 : tn);
-        ty[arity] = (char)tn;
-    }
-    loop_store[op][n] = arity == 2 ? binary_object : unary_object;
-    data_store[op][n] = (void *)(size_t)op;
-    char *ty = type_store[op] + n * (arity + 1);
-    for (int i = 0; i <= arity; i++)
-        ty[i] = NPY_OBJECT;
-    n++;
-    char name[32];
-    PyOS_snprintf(name, sizeof name, "nim_%s", nim_op_names[op]);
-    /* numpy keeps the name pointer: intern it in a static buffer per op. */
-    static char names[OP_COUNT][32];
-    memcpy(names[op], name, sizeof name);
-    return PyUFunc_FromFuncAndData(loop_store[op], data_store[op], type_store[op], n, arity, 1,
-                                   identity, names[op], doc, 0);
+    return ufunc;
 }
 
 int nb_add_ufuncs(PyObject *module)
@@ -191,22 +609,21 @@ int nb_add_ufuncs(PyObject *module)
     import_umath1(-1);
     struct {
         nim_op op;
-        void *kernel;
         int identity;
         const char *doc;
     } specs[] = {
-        {OP_ADD, (void *)op_add, PyUFunc_Zero, "nim-sum (XOR) of two arrays"},
-        {OP_MUL, (void *)nk_mul, PyUFunc_One, "nim-product of two arrays"},
-        {OP_DIV, (void *)op_div, PyUFunc_None, "nim-quotient of two arrays"},
-        {OP_POW, NULL, PyUFunc_None, "nim-power a^k, k an int64 array"},
-        {OP_SQUARE, (void *)nk_square, PyUFunc_None, "nim-square of an array"},
-        {OP_SQRT, (void *)nk_sqrt, PyUFunc_None, "nim square root of an array"},
-        {OP_INV, (void *)op_inv, PyUFunc_None, "nim-inverse of an array"},
+        {OP_ADD, PyUFunc_Zero, "nim-sum (XOR) of two arrays of non-negative integers"},
+        {OP_MUL, PyUFunc_One, "nim-product of two arrays of non-negative integers"},
+        {OP_DIV, PyUFunc_None, "nim-quotient a (x) b^-1; ZeroDivisionError for a 0 divisor"},
+        {OP_POW, PyUFunc_None, "nim-power a^k (k an integer, negative for a != 0)"},
+        {OP_SQUARE, PyUFunc_None, "nim-square of an array"},
+        {OP_SQRT, PyUFunc_None, "nim square root of an array"},
+        {OP_INV, PyUFunc_None, "nim-inverse of an array; ZeroDivisionError for a 0"},
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        PyObject *uf = make_ufunc(specs[i].op, specs[i].kernel, specs[i].identity, specs[i].doc);
+        PyObject *uf = make_ufunc(specs[i].op, specs[i].identity, specs[i].doc);
         char attr[40];
-        PyOS_snprintf(attr, sizeof attr, "ufunc_%s", nim_op_names[specs[i].op]);
+        PyOS_snprintf(attr, sizeof attr, "nim_%s", nim_op_names[specs[i].op]);
         if (!uf || PyModule_AddObject(module, attr, uf) < 0) {
             Py_XDECREF(uf);
             return -1;

@@ -69,7 +69,15 @@ def get_kernel() -> str:
     return _core.get_kernel()
 
 
-# ---- validation of array operands ---------------------------------------------------------
+# ---- the array path ---------------------------------------------------------------------------
+#
+# The ufuncs (``nim_mul.ufunc``, also ``nimbers._core.nim_mul``) are the array path: their
+# loops validate (negative entries, zero divisors) and every ufunc method works as in numpy.
+# A NimOp calls its ufunc directly when every operand speaks the ufunc protocol (numpy arrays
+# and scalars, dask arrays, ...).  The fallback below handles what numpy cannot express on its
+# own: Python ints beside arrays take the smallest unsigned dtype that holds them (numpy would
+# refuse 300 beside a uint8 array), lists keep ints above 2^63 exact beside small ones (numpy
+# would make floats), and anything that is not an integer gets a TypeError that says so.
 
 
 def _check_int(x: int) -> int:
@@ -78,170 +86,111 @@ def _check_int(x: int) -> int:
     return x
 
 
-def _check_objects(arr: np.ndarray) -> np.ndarray:
-    """An object array must hold non-negative ints (checked here, since a reduction over a
-    single element never reaches the ufunc loop that would check it)."""
-    for v in arr.flat:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"nimbers are non-negative integers, not {type(v).__name__}")
-        if v < 0:
-            raise ValueError(f"nimbers are non-negative integers, got {v}")
-    return arr
+def _not_an_integer(x: Any) -> TypeError:
+    kind = x.dtype if isinstance(x, np.ndarray) else type(x).__name__
+    return TypeError(f"nimbers are non-negative integers, not {kind}")
 
 
-def _to_unsigned(arr: np.ndarray) -> np.ndarray:
-    """An integer array as unsigned, refusing negative entries and non-integers."""
-    kind = arr.dtype.kind
-    if kind == "u":
+def _int_operand(x: int) -> Any:
+    """A Python int as the smallest unsigned array that holds it (objects past 64 bits)."""
+    _check_int(x)
+    if x > _UINT64_MAX:
+        return np.array(x, dtype=object)
+    return np.array(x, dtype=np.min_scalar_type(x))
+
+
+def _sequence_operand(x: Any) -> np.ndarray:
+    """A list (or other array-like) as an integer or object array, exact at any size."""
+    arr = np.asarray(x)
+    if arr.dtype.kind in "uibO":
         return arr
-    if kind == "O":
-        return _check_objects(arr)
-    if kind == "b":
+    if arr.size == 0 and arr.dtype.kind == "f":  # an empty list: numpy guesses float64
         return arr.astype(np.uint8)
-    if kind == "i":
-        if arr.size and arr.min() < 0:
-            raise ValueError("nimbers are non-negative integers, got an array with negative entries")
-        return arr.astype(np.dtype(f"u{arr.dtype.itemsize}"))
-    raise TypeError(f"nimbers are non-negative integers, not an array of {arr.dtype}")
+    if arr.dtype.kind == "f":  # numpy made floats of ints above 2^63 beside small ones
+        objects = np.array(x, dtype=object)
+        values = list(objects.flat)
+        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+            if all(0 <= v <= _UINT64_MAX for v in values):
+                return objects.astype(np.uint64)
+            return objects  # the object loop checks each one
+    raise _not_an_integer(arr)
 
 
 def _operand(x: Any) -> Any:
     """One operand of an array call, made ready for the ufunc."""
-    if isinstance(x, np.ndarray):
-        return _to_unsigned(x)
     if isinstance(x, (bool, np.bool_)):
         return np.uint8(x)
     if isinstance(x, int):
-        _check_int(x)
-        if x > _UINT64_MAX:
-            return np.array(x, dtype=object)
-        return np.array(x, dtype=np.min_scalar_type(x))
-    if isinstance(x, np.integer):
-        return _to_unsigned(np.asarray(x))[()]
-    if hasattr(x, "__array_ufunc__") and not isinstance(x, np.generic):
-        return x  # another array library: let it dispatch the ufunc itself
-    if isinstance(x, (float, complex, str, bytes, np.generic)) or x is None:
-        raise TypeError(f"nimbers are non-negative integers, not {type(x).__name__}")
-    arr = np.asarray(x)
-    if arr.size == 0 and arr.dtype.kind == "f":  # an empty list: numpy guesses float64
-        arr = arr.astype(np.uint64)
-    elif arr.dtype.kind == "f":
-        # numpy turns ints above 2^63 mixed with small ones into floats: keep them exact
-        objects = np.array(x, dtype=object)
-        if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in objects.flat):
-            arr = _check_objects(objects)
-            if all(v <= _UINT64_MAX for v in arr.flat):
-                arr = arr.astype(np.uint64)
-    return _to_unsigned(arr)
+        return _int_operand(x)
+    if hasattr(x, "__array_ufunc__"):
+        return x  # numpy arrays and scalars, other array libraries: the ufunc takes them
+    if isinstance(x, (float, complex, str, bytes)) or x is None:
+        raise _not_an_integer(x)
+    return _sequence_operand(x)
 
 
 def _exponent(k: Any) -> Any:
-    """The exponent operand of nim_pow: int64, or object for exponents beyond it."""
-    if isinstance(k, bool):
+    """The exponent operand of nim_pow: any integer, negative ones too."""
+    if isinstance(k, (bool, np.bool_)):
         return np.int64(k)
     if isinstance(k, int):
         return np.int64(k) if -_INT64_MAX - 1 <= k <= _INT64_MAX else np.array(k, dtype=object)
-    arr = np.asarray(k)
-    if arr.dtype.kind == "O":
-        return arr
-    if arr.dtype.kind not in "iub":
-        raise TypeError(f"the exponent must be an int, not {arr.dtype}")
-    if arr.dtype.kind == "u" and arr.size and arr.max() > _INT64_MAX:
-        return arr.astype(object)
-    return arr.astype(np.int64)
-
-
-def _any_object(ops: tuple) -> bool:
-    return any(isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind == "O" for x in ops)
-
-
-def _as_objects(ops: tuple) -> tuple:
-    return tuple(np.asarray(x).astype(object) if isinstance(x, (np.ndarray, np.generic)) else x
-                 for x in ops)
-
-
-def _is_zero_anywhere(x: Any) -> bool:
-    if not isinstance(x, (np.ndarray, np.generic)):
-        return False
-    arr = np.asarray(x)
-    return arr.dtype != object and bool((arr == 0).any())
+    if hasattr(k, "__array_ufunc__"):
+        return k
+    if isinstance(k, (float, complex, str, bytes)) or k is None:
+        raise TypeError(f"the exponent must be an int, not {type(k).__name__}")
+    return _sequence_operand(k)
 
 
 #: The type of the operations below: ``nim_mul(a, b)`` on ints returns an int (a C fast path
-#: that never touches numpy); on arrays, lists or numpy scalars it validates the operands and
-#: runs the numpy ufunc ``.ufunc``.  The ufunc methods ``outer``, ``reduce``, ``accumulate``,
-#: ``reduceat`` and ``at`` take the same operands.
+#: that never touches numpy); on arrays it is the numpy ufunc ``nim_mul.ufunc``, whose
+#: attributes and methods (``outer``, ``reduce``, ``accumulate``, ``reduceat``, ``at``,
+#: ``nin``, ``identity``, ...) it shares.
 NimUfunc = _core.NimOp
 
-_NOT_ASSOCIATIVE = ("div", "pow")
 
-
-def _prepare(op: str, operands: tuple, outer: bool = False) -> tuple:
-    """Validated operands for the ufunc of operation ``op`` (outer: for ``ufunc.outer``,
-    where every base meets every exponent)."""
-    if op == "pow":
-        ops = (_operand(operands[0]), _exponent(operands[1]))
+def _fallback(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """The array path for operands that are not all arrays (see above)."""
+    ufunc = self.ufunc
+    if len(args) != ufunc.nin:
+        raise TypeError(f"nim_{self.op} takes {ufunc.nin} operand(s), got {len(args)}")
+    if self.op == "pow":
+        operands = (_operand(args[0]), _exponent(args[1]))
     else:
-        ops = tuple(_operand(x) for x in operands)
-    if _any_object(ops):
-        ops = _as_objects(ops)
-    _check_divisors(op, ops, outer)
-    return ops
+        operands = tuple(_operand(x) for x in args)
+    return ufunc(*operands, **kwargs)
 
 
-def _check_divisors(op: str, ops: tuple, outer: bool = False) -> None:
-    if op == "div" and _is_zero_anywhere(ops[1]):
-        raise ZeroDivisionError("nim-division by 0 (the divisor array holds a 0)")
-    if op == "inv" and _is_zero_anywhere(ops[0]):
-        raise ZeroDivisionError("0 has no nim-inverse (the array holds a 0)")
-    if op == "pow" and isinstance(ops[1], (np.ndarray, np.generic)):
-        base, k = np.asarray(ops[0]), np.asarray(ops[1])
-        if base.dtype != object and k.dtype != object:
-            if outer:
-                bad = bool((base == 0).any()) and bool((k < 0).any())
-            else:
-                bad = bool(np.logical_and(base == 0, k < 0).any())
-            if bad:
-                raise ZeroDivisionError("0 has no negative nim-power")
+def _unsigned_view(a: Any) -> Any:
+    """A signed numpy array as unsigned, after checking it holds no negative entry: numpy runs
+    ``accumulate`` and ``reduceat`` only where input and output share a dtype."""
+    if isinstance(a, np.ndarray) and a.dtype.kind in "ib":
+        if a.dtype.kind == "i" and a.size and a.min() < 0:
+            raise ValueError(f"nimbers are non-negative integers, got {a.min()}")
+        return a.astype(np.dtype(f"u{a.dtype.itemsize}"))
+    return a
 
 
-def _prepare_single(op: str, a: Any) -> Any:
-    if op in _NOT_ASSOCIATIVE:
-        raise TypeError(f"nim_{op} is not associative: it has no reduce or accumulate")
-    arr = _operand(a)
-    if not isinstance(arr, np.ndarray) or arr.ndim == 0:
-        arr = np.atleast_1d(arr)
-    return arr
+def _running(ufunc: np.ufunc, method: str) -> Any:
+    def run(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(a, "__array_ufunc__"):
+            a = _sequence_operand(a)
+        return getattr(ufunc, method)(_unsigned_view(a), *args, **kwargs)
 
-
-def _dispatch(self: Any, method: str, *args: Any, **kwargs: Any) -> Any:
-    """The array path of every NimUfunc: validate, then call the ufunc (or its method)."""
-    op, ufunc = self.op, self.ufunc
-    if method == "__call__":
-        if len(args) != ufunc.nin:
-            raise TypeError(f"nim_{op} takes {ufunc.nin} operand(s), got {len(args)}")
-        return ufunc(*_prepare(op, args), **kwargs)
-    if method == "outer":
-        if len(args) != 2:
-            raise TypeError(f"nim_{op}.outer takes 2 operands")
-        return ufunc.outer(*_prepare(op, args, outer=True), **kwargs)
-    if method == "at":
-        if not args or not isinstance(args[0], np.ndarray):
-            raise TypeError(f"nim_{op}.at needs a numpy array to change in place")
-        _to_unsigned(args[0])  # validates; ufunc.at works on the array itself
-        rest = args[1:2]
-        if len(args) > 2:
-            rest += (_prepare(op, (np.zeros(1, args[0].dtype), args[2]))[1],)
-        return ufunc.at(args[0], *rest, **kwargs)
-    if not args:
-        raise TypeError(f"nim_{op}.{method} needs an array")
-    return getattr(ufunc, method)(_prepare_single(op, args[0]), *args[1:], **kwargs)
+    run.__name__ = method
+    run.__doc__ = getattr(ufunc, method).__doc__
+    return run
 
 
 def _make(op: str, doc: str) -> NimUfunc:
-    f = _core.NimOp(op, getattr(_core, f"ufunc_{op}"), _dispatch)
+    f = _core.NimOp(op, getattr(_core, f"nim_{op}"), _fallback)
     f.__doc__ = doc
     f.__name__ = f"nim_{op}"
+    f.__qualname__ = f"nim_{op}"
+    f.__module__ = "nimbers"
+    if f.ufunc.nin == 2:  # the methods numpy cannot run on signed input as it is
+        f.accumulate = _running(f.ufunc, "accumulate")
+        f.reduceat = _running(f.ufunc, "reduceat")
     return f
 
 
