@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from nimbers.games.tartan import (acrostic_twins, brute_force_values, product_move_sets, rugs,
-                                  tartan, turning_corners)
+from nimbers.games.tartan import acrostic_twins, rugs, tartan, turning_corners
 from nimbers.games.turning import named_game
+from brute_games import brute_force_values, product_move_sets
 from conftest import DATA
 from oracle import load_table
 

@@ -339,16 +339,10 @@ def _heap_args(p: argparse.ArgumentParser) -> None:
                    help="also find the period (proved by the octal periodicity theorem)")
 
 
-def heap_game_from_code(code: str):
-    from .games.grundy import grundy_game, take_break_game
-    if code.lower() in ("grundy", "grundys-game"):
-        return grundy_game()
-    return take_break_game(code)
-
-
 @command("heap", "Grundy values (and period) of a heap game", "nimbers heap 0.77 20 --period")
 @arguments(_heap_args)
 def _heap(args: argparse.Namespace) -> str:
+    from .games.heap import heap_game_from_code
     game = heap_game_from_code(args.code)
     values = game.grundy_values(args.count)
     lines = [" ".join(str(v) for v in values.tolist())]
@@ -457,6 +451,7 @@ def _play(args: argparse.Namespace) -> None:
         game = TurningPlay(named_game(args.setup[0]), len(args.setup[1]))
         position = heads_of(args.setup[1])
     else:
+        from .games.heap import heap_game_from_code
         if len(args.setup) < 2:
             raise UsageError("play octal needs a code and at least one heap size")
         game = HeapPlay(heap_game_from_code(args.setup[0]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from .grundy import HeapGame
+from .heap import HeapGame
 from .nim import is_losing, winning_moves
 
 __all__ = ["play", "NimPlay", "HeapPlay", "TurningPlay"]

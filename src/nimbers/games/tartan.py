@@ -16,45 +16,16 @@ nim-product.  Higher dimensions multiply the same way.
 from __future__ import annotations
 
 from itertools import product
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from ..arith import nim_add, nim_div, nim_mul
-from .grundy import mex
+from .positions import heads_2d
 from .turning import TurningGame, named_game
 
 __all__ = ["Tartan", "tartan", "turning_corners", "rugs", "acrostic_twins", "AcrosticTwins",
-           "brute_force_values", "heads_2d"]
-
-
-def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
-    """Heads as coordinate tuples, from "a:b,c:d" text or an iterable of tuples.
-
-    >>> heads_2d("3:5,2:2")
-    [(2, 2), (3, 5)]
-    """
-    if isinstance(position, str):
-        items = []
-        for part in position.replace(" ", "").split(","):
-            if not part:
-                continue
-            try:
-                coords = tuple(int(v) for v in part.split(":"))
-            except ValueError:
-                raise ValueError(f"a head is written row:column, got {part!r}") from None
-            items.append(coords)
-    else:
-        try:
-            items = [tuple(int(v) for v in h) for h in position]
-        except (TypeError, ValueError):
-            raise TypeError("heads are tuples of coin numbers, or text like '3:5,2:2'") from None
-    out: set[tuple[int, ...]] = set()
-    for h in items:
-        if len(h) != dims or any(v < 0 for v in h):
-            raise ValueError(f"a head has {dims} non-negative coordinates, got {h}")
-        out ^= {h}  # a coin listed twice is turned twice: back to tails
-    return sorted(out)
+           "heads_2d"]
 
 
 class Tartan:
@@ -217,31 +188,3 @@ class AcrosticTwins:
 
 def acrostic_twins() -> AcrosticTwins:
     return AcrosticTwins()
-
-
-def brute_force_values(move_sets, n: int, m: int) -> list[list[int]]:
-    """The values of a 2-D coin-turning game from the definition: G(a, b) = mex over the
-    moves at (a, b) of the nim-sum of the other coins' values.  move_sets(a, b) lists the
-    sets of other coins; for testing the Tartan theorem on small boards."""
-    g = [[0] * m for _ in range(n)]
-    for a in range(n):
-        for b in range(m):
-            options = []
-            for others in move_sets(a, b):
-                v = 0
-                for (r, c) in others:
-                    v ^= g[r][c]
-                options.append(v)
-            g[a][b] = mex(options)
-    return g
-
-
-def product_move_sets(row_game: TurningGame, col_game: TurningGame):
-    """The move sets of the product game, from the factors' move sets (for brute force)."""
-    def moves(a: int, b: int) -> Iterable[list[tuple[int, int]]]:
-        for rs in row_game.move_sets(a):
-            rows = list(rs) + [a]
-            for cs in col_game.move_sets(b):
-                cols = list(cs) + [b]
-                yield [(r, c) for r in rows for c in cols if (r, c) != (a, b)]
-    return moves

@@ -30,89 +30,20 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from .. import _core
+from .codes import Term, parse_turning_code
+from .positions import heads_of
+from .subset_sums import any_coins_values, find_distinct, reachable_sums
 
 __all__ = ["TurningGame", "Term", "parse_code", "heads_of", "NAMED_GAMES", "named_game",
            "closed_form", "odious"]
 
-_UNBOUNDED = None
-
-
-@dataclass(frozen=True)
-class Term:
-    """One term of a turning code: turn between lo and hi coins (hi None: no limit), with the
-    modifiers consecutive, span (C(n)), equally spaced, symmetric and first (coin 0)."""
-
-    lo: int
-    hi: int | None
-    consecutive: bool = False
-    span: int | None = None
-    equal: bool = False
-    symmetric: bool = False
-    first: bool = False
-
-    def allows(self, count: int) -> bool:
-        return count >= self.lo and (self.hi is None or count <= self.hi)
-
-
-_TERM = re.compile(r"^(\d+)(?:(-)(\d+)|(\+))?((?:C\(\d+\)|[CESF])*)$")
-
-
-def parse_code(code: str) -> list[Term]:
-    """The terms of a turning code ("1-3", "1+C", "3E", "1-3C(5)", "4FS", "2-3,6C", ...).
-
-    >>> parse_code("1-3C(5)")
-    [Term(lo=1, hi=3, consecutive=False, span=5, equal=False, symmetric=False, first=False)]
-    """
-    if not isinstance(code, str):
-        raise TypeError(f"a turning code is a string like '1-3', not {type(code).__name__}")
-    terms = []
-    for part in code.replace(" ", "").split(","):
-        m = _TERM.match(part.upper())
-        if not m:
-            raise ValueError(f"not a turning code: {part!r} in {code!r} (expected e.g. '1-3', "
-                             "'1+C', '3E', '1-3C(5)', '4FS')")
-        lo = int(m.group(1))
-        hi = int(m.group(3)) if m.group(2) else (None if m.group(4) else lo)
-        if lo < 1 or (hi is not None and hi < lo):
-            raise ValueError(f"{part!r}: the number of coins must be a range of positive ints")
-        mods = m.group(5)
-        span = re.search(r"C\((\d+)\)", mods)
-        plain = re.sub(r"C\(\d+\)", "", mods)
-        if span and int(span.group(1)) < 1:
-            raise ValueError(f"{part!r}: a span must be at least 1 coin")
-        if any(plain.count(c) > 1 for c in "CESF"):
-            raise ValueError(f"{part!r}: a modifier is repeated")
-        terms.append(Term(lo, hi, "C" in plain, int(span.group(1)) if span else None,
-                          "E" in plain, "S" in plain, "F" in plain))
-    return terms
-
-
-def heads_of(position: Any) -> list[int]:
-    """The heads of a position: a string of H and T (left to right, coin 0 first), or an
-    iterable of coin numbers.
-
-    >>> heads_of("THHT"), heads_of([3, 0])
-    ([1, 2], [0, 3])
-    """
-    if isinstance(position, str):
-        s = position.strip().upper()
-        if not s or set(s) - {"H", "T"}:
-            raise ValueError(f"a row of coins is a string of H and T, got {position!r}")
-        return [i for i, c in enumerate(s) if c == "H"]
-    try:
-        coins = sorted(set(position))
-    except TypeError:
-        raise TypeError("a position is a string of H/T or an iterable of coin numbers") from None
-    for c in coins:
-        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0:
-            raise ValueError(f"coins are numbered 0, 1, 2, ...: got {c!r}")
-    return [int(c) for c in coins]
+#: the old name of the turning-code parser
+parse_code = parse_turning_code
 
 
 def _mex(values: Iterable[int]) -> int:
@@ -139,7 +70,7 @@ class TurningGame:
         if (code is None) == (moves is None):
             raise ValueError("give a turning code or a moves function (one of the two)")
         self.code = code
-        self.terms = parse_code(code) if code is not None else None
+        self.terms = parse_turning_code(code) if code is not None else None
         self._moves = moves
         self.name = name or code or "custom turning game"
         self._g: list[int] = []
@@ -175,7 +106,7 @@ class TurningGame:
                 _term_sets(t, x) for t in self.terms if not _plain(t))
             for t in self.terms:
                 if _plain(t):
-                    out |= _reachable(g[:x], t)
+                    out |= reachable_sums(g[:x], t.lo, t.hi)
         for others in sets:
             out.add(_xor(g, others))
         return out
@@ -222,7 +153,7 @@ class TurningGame:
                 return lambda n: _structured(0, t, n)
             if t.equal:
                 return lambda n: _structured(1, t, n)
-            return lambda n: _any_coins(t, n)
+            return lambda n: any_coins_values(t.lo, t.hi, n)
         return None
 
     # -- positions -----------------------------------------------------------------------------
@@ -270,7 +201,7 @@ class TurningGame:
         if self.terms is not None:
             for term in self.terms:
                 if _plain(term):
-                    found = _find_distinct(self._g[:x], term, value)
+                    found = find_distinct(self._g[:x], term.lo, term.hi, value)
                     if found is not None:
                         return found
                     continue
@@ -288,7 +219,7 @@ class TurningGame:
         the Tartan theorem (the value of the whole set turned)."""
         self.values(x + 1)
         if self.terms is not None and len(self.terms) == 1 and _plain(self.terms[0]):
-            opts = _reachable(self._g[:x], self.terms[0])
+            opts = reachable_sums(self._g[:x], self.terms[0].lo, self.terms[0].hi)
         else:
             opts = self._option_values(x)
         return {self._g[x] ^ s for s in opts}
@@ -302,7 +233,7 @@ def _xor(g: Sequence[int], coins: Iterable[int]) -> int:
 
 
 def _plain(t: Term) -> bool:
-    return not (t.consecutive or t.span or t.equal or t.symmetric or t.first)
+    return t.plain
 
 
 def _term_sets(t: Term, x: int) -> Iterator[tuple[int, ...]]:
@@ -378,138 +309,6 @@ def _structured(family: int, t: Term, n: int) -> list[int]:
     g = np.zeros(n, dtype=np.uint64)
     _core.turning_extend(family, t.lo, -1 if t.hi is None else t.hi, g, 0, n)
     return [int(v) for v in g]
-
-
-def _any_coins(t: Term, n: int) -> list[int]:
-    """Values of "turn between lo and hi of any coins": G(x) is the mex of the nim-sums of
-    j distinct earlier coins, j + 1 in [lo, hi] (a reachability computation over values).
-    With no upper limit and lo <= 2 the nim-sums form a GF(2) span (Motley: G(x) = 2^x)."""
-    if t.hi is None:
-        return _span_values(t, n)
-    g: list[int] = []
-    top = max(0, min(t.hi - 1, n - 1))  # most other coins: never more than the coins there are
-    size = 2
-    reach = [np.zeros(size, dtype=bool) for _ in range(top + 1)]  # reach[j]: j distinct coins
-    reach[0][0] = True
-    for x in range(n):
-        allowed = np.zeros(size, dtype=bool)
-        for j in range(max(t.lo - 1, 0), top + 1):
-            allowed |= reach[j]
-        m = int(np.argmin(allowed)) if not allowed.all() else size
-        g.append(m)
-        while m >= size // 2:  # XORs stay below the next power of two: grow ahead of it
-            size *= 2
-            reach = [np.concatenate([r, np.zeros(size - r.size, dtype=bool)]) for r in reach]
-        idx = np.arange(size) ^ m
-        for j in range(top, 0, -1):
-            reach[j] |= reach[j - 1][idx]
-    return g
-
-
-def _others_range(t: Term, available: int) -> tuple[int, int]:
-    """How many other coins a move of the term turns: (fewest, most)."""
-    top = available if t.hi is None else min(t.hi - 1, available)
-    return max(t.lo - 1, 0), top
-
-
-def _prefix_reach(g: Sequence[int], top: int, width: int) -> list[np.ndarray]:
-    """reach[m][j]: the nim-sums of j distinct values among g[:m], as packed bit rows of
-    width bits (a power of two above every value)."""
-    cur = np.zeros((top + 1, width), dtype=bool)
-    cur[0, 0] = True
-    rows = [np.packbits(cur, axis=1)]
-    idx = np.arange(width)
-    for v in g:
-        new = cur.copy()
-        for j in range(1, top + 1):
-            new[j] |= cur[j - 1][idx ^ v]
-        cur = new
-        rows.append(np.packbits(cur, axis=1))
-    return rows
-
-
-def _has(packed: np.ndarray, j: int, value: int) -> bool:
-    return bool(packed[j, value >> 3] >> (7 - (value & 7)) & 1)
-
-
-def _width(g: Sequence[int], value: int = 0) -> int:
-    top = max([value, *g], default=0)
-    width = 8
-    while width <= top:
-        width *= 2
-    return width
-
-
-def _reachable(g: Sequence[int], t: Term) -> set[int]:
-    """The nim-sums of j distinct values of g, j + 1 coins allowed by the term."""
-    low, top = _others_range(t, len(g))
-    if top < low:
-        return set()
-    width = _width(g)
-    final = np.unpackbits(_prefix_reach(g, top, width)[-1], axis=1)[:, :width].astype(bool)
-    out: set[int] = set()
-    for j in range(low, top + 1):
-        out |= set(np.nonzero(final[j])[0].tolist())
-    return out
-
-
-def _find_distinct(g: Sequence[int], t: Term, value: int) -> tuple[int, ...] | None:
-    """Distinct coins of g (j of them, j + 1 allowed by t) whose values nim-add to value."""
-    low, top = _others_range(t, len(g))
-    if top < low:
-        return None
-    reach = _prefix_reach(g, top, _width(g, value))
-    m = len(g)
-    for j in range(low, top + 1):
-        if not _has(reach[m], j, value):
-            continue
-        coins, want = [], value
-        while j:
-            if _has(reach[m - 1], j, want):  # reachable without coin m-1: skip it
-                m -= 1
-                continue
-            coins.append(m - 1)
-            want ^= g[m - 1]
-            j -= 1
-            m -= 1
-        return tuple(sorted(coins))
-    return None
-
-
-def _span_values(t: Term, n: int) -> list[int]:
-    if t.lo > 2:
-        raise ValueError("open ranges from 3 coins up ('3+') are only supported with a modifier")
-    g: list[int] = []
-    basis: list[int] = []  # reduced: distinct leading bits
-    dependent = False
-    for x in range(n):
-        # options: nim-sums of subsets of earlier values (any subset for '1+', non-empty for '2+')
-        if t.lo == 1 or dependent:
-            zero_ok = True
-        else:
-            zero_ok = False
-        m = _span_mex(basis, zero_ok)
-        g.append(m)
-        v = m
-        for b in basis:
-            v = min(v, v ^ b)
-        if v:
-            basis.append(v)
-            basis.sort(reverse=True)
-        else:
-            dependent = True
-    return g
-
-
-def _span_mex(basis: list[int], zero_ok: bool) -> int:
-    """The least non-negative int not in the span (without 0 when zero_ok is False)."""
-    if not zero_ok:
-        return 0
-    leading = {b.bit_length() - 1 for b in basis}
-    k = 0
-    while k in leading:
-        k += 1
-    return 1 << k
 
 
 def odious(n: int) -> bool:
