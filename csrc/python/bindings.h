@@ -51,6 +51,11 @@ PyObject *nb_from_limbs(const u64 *src, size_t n);
  * ValueError or ZeroDivisionError set. */
 PyObject *nb_scalar(nim_op op, PyObject *a, PyObject *b);
 
+/* ---- ufuncs.c --------------------------------------------------------------------------------- */
+
+/* Whether o is a numpy array or numpy scalar (not a Python int: see nimop.c). */
+int nb_is_numpy(PyObject *o);
+
 /* ---- signals.c ----------------------------------------------------------------------------- */
 
 /* A stop request for the core's long loops, checked at most every 20 ms: Ctrl-C in the main

@@ -1,10 +1,10 @@
 /*
  * nimop.c -- NimOp, the type of the public operations (nim_mul, ...).  One call, three routes:
  *   - exact ints of the right number: the scalar path in C, without touching numpy;
- *   - operands that all speak the ufunc protocol (numpy arrays and scalars, dask arrays, ...):
- *     the ufunc itself, so validation happens in its loops and laziness is kept;
- *   - anything else (Python ints beside arrays, lists, other objects): fallback(self, *args,
- *     **kwargs), the Python layer, which turns them into arrays and calls the ufunc.
+ *   - numpy arrays and numpy scalars only: the ufunc itself (validation happens in its loops);
+ *   - anything else (Python ints beside arrays, lists, dask and other array libraries):
+ *     fallback(self, *args, **kwargs), the Python layer, which makes arrays of ints and lists
+ *     and tells lazy libraries the result's dtype, then calls the ufunc.
  * Attributes a NimOp lacks are the ufunc's: nim_mul.reduce is nim_mul.ufunc.reduce, and
  * nim_mul.nin, .identity, .outer, .accumulate, .at follow numpy's ufunc semantics.
  * A NimOp pickles by name: the module it says it lives in (__module__) holds it.
@@ -22,15 +22,6 @@ typedef struct {
     PyObject *dict;
     vectorcallfunc vectorcall;
 } NimOpObject;
-
-static PyObject *array_ufunc_name; /* "__array_ufunc__", interned */
-
-static int speaks_ufunc_protocol(PyObject *o)
-{
-    if (PyLong_Check(o) || PyList_Check(o) || PyTuple_Check(o) || PyFloat_Check(o))
-        return 0;
-    return PyObject_HasAttr((PyObject *)Py_TYPE(o), array_ufunc_name);
-}
 
 /* fallback(self, *args, **kwargs) with vectorcall arguments. */
 static PyObject *call_fallback(NimOpObject *self, PyObject *const *args, size_t nargs,
@@ -57,12 +48,8 @@ static PyObject *nimop_vectorcall(NimOpObject *self, PyObject *const *args, size
         (nargs == 1 || PyLong_Check(args[1])))
         return nb_scalar(self->op, args[0], nargs == 2 ? args[1] : NULL);
     int direct = nargs >= 1;
-    for (Py_ssize_t i = 0; direct && i < nargs; i++) {
-        int speaks = speaks_ufunc_protocol(args[i]);
-        if (speaks < 0)
-            return NULL;
-        direct = speaks;
-    }
+    for (Py_ssize_t i = 0; direct && i < nargs; i++)
+        direct = nb_is_numpy(args[i]);
     if (direct)
         return PyObject_Vectorcall(self->ufunc, args, (size_t)nargs, kwnames);
     return call_fallback(self, args, (size_t)nargs, kwnames);
@@ -189,8 +176,7 @@ static PyTypeObject NimOpType = {
 
 int nb_add_nimop(PyObject *module)
 {
-    array_ufunc_name = PyUnicode_InternFromString("__array_ufunc__");
-    if (!array_ufunc_name || PyType_Ready(&NimOpType) < 0)
+    if (PyType_Ready(&NimOpType) < 0)
         return -1;
     Py_INCREF(&NimOpType);
     if (PyModule_AddObject(module, "NimOp", (PyObject *)&NimOpType) < 0) {

@@ -365,6 +365,13 @@ static PyArrayMethod_GetReductionInitial *identity_of(nim_op op, int object)
     return NULL;
 }
 
+/* The field's sum and product are associative and commutative: a reduction may run over
+ * several axes at once, in any order. */
+static int reorderable(nim_op op)
+{
+    return op == OP_ADD || op == OP_MUL ? NPY_METH_IS_REORDERABLE : 0;
+}
+
 static int add_binary_loops(PyObject *ufunc, nim_op op, int which)
 {
     for (int t = 0; t < NUM_INT_TYPES; t++) {
@@ -378,7 +385,7 @@ static int add_binary_loops(PyObject *ufunc, nim_op op, int which)
             if (op == OP_MUL && p == 0 && u->singleton->elsize == 8)
                 loop = mul_uu64_blocked;
             if (add_loop(ufunc, nim_op_names[op], 2, pairs[p], loop, identity_of(op, 0),
-                         NPY_METH_NO_FLOATINGPOINT_ERRORS) < 0)
+                         NPY_METH_NO_FLOATINGPOINT_ERRORS | reorderable(op)) < 0)
                 return -1;
         }
     }
@@ -434,7 +441,7 @@ static int add_object_loop(PyObject *ufunc, nim_op op)
         return -1;
     PyArray_DTypeMeta *dtypes[3] = {o, o, o};
     return add_loop(ufunc, nim_op_names[op], nim_op_arity[op], dtypes, object_loops[op],
-                    identity_of(op, 1), NPY_METH_REQUIRES_PYAPI);
+                    identity_of(op, 1), NPY_METH_REQUIRES_PYAPI | reorderable(op));
 }
 
 /* ---- promotion ---------------------------------------------------------------------------- */
@@ -491,7 +498,9 @@ static int promote_binary(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
         size[1] = size[0];
         sign[1] = sign[0];
     }
-    int width = size[0] > size[1] ? size[0] : size[1];
+    int width = size[0] > size[1] ? size[0] : size[1], out_size, out_signed;
+    if (concrete_int(signature[2], &out_size, &out_signed) && out_size > width)
+        width = out_size; /* dtype=uint64 asked for: the inputs are widened to it */
     for (int i = 0; i < 2; i++)
         set_new(new_op_dtypes, i, signature[i] ? signature[i] : int_dtype(width, sign[i]));
     set_new(new_op_dtypes, 2, signature[2] ? signature[2] : int_dtype(width, 0));
@@ -503,8 +512,10 @@ static int promote_pow(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
                        PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
 {
     (void)ufunc;
-    int size = 8, sign = 1, esize, esign;
+    int size = 8, sign = 1, esize, esign, out_size, out_signed;
     concrete_int(op_dtypes[0], &size, &sign);
+    if (concrete_int(signature[2], &out_size, &out_signed) && out_size > size)
+        size = out_size;
     int unsigned_exponent = concrete_int(op_dtypes[1], &esize, &esign) && !esign && esize == 8;
     set_new(new_op_dtypes, 0, signature[0] ? signature[0] : int_dtype(size, sign));
     set_new(new_op_dtypes, 1, signature[1] ? signature[1] : int_dtype(8, !unsigned_exponent));
@@ -574,6 +585,13 @@ static int add_promoters(PyObject *ufunc, nim_op op)
         add_promoter(ufunc, right, 3, (void *)promote_object) < 0)
         return -1;
     return 0;
+}
+
+/* ---- for nimop.c ---------------------------------------------------------------------------- */
+
+int nb_is_numpy(PyObject *o)
+{
+    return PyArray_Check(o) || PyArray_IsScalar(o, Generic);
 }
 
 /* ---- the ufuncs ---------------------------------------------------------------------------- */

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, lazy
 
 __all__ = [
     "NimUfunc",
@@ -158,28 +158,31 @@ def _fallback(self: Any, *args: Any, **kwargs: Any) -> Any:
         operands = (_operand(args[0]), _exponent(args[1]))
     else:
         operands = tuple(_operand(x) for x in args)
+    if any(lazy.is_lazy(x) for x in operands):
+        return lazy.elementwise(ufunc, *operands, **kwargs)
     return ufunc(*operands, **kwargs)
 
 
-def _unsigned_view(a: Any) -> Any:
-    """A signed numpy array as unsigned, after checking it holds no negative entry: numpy runs
-    ``accumulate`` and ``reduceat`` only where input and output share a dtype."""
-    if isinstance(a, np.ndarray) and a.dtype.kind in "ib":
-        if a.dtype.kind == "i" and a.size and a.min() < 0:
-            raise ValueError(f"nimbers are non-negative integers, got {a.min()}")
-        return a.astype(np.dtype(f"u{a.dtype.itemsize}"))
-    return a
+def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
+    """The ufunc's method ``name`` as a NimOp attribute: numpy's own for numpy input; for
+    dask arrays the lazy version (dask routes no third-party ufunc's methods); for
+    ``accumulate`` and ``reduceat`` signed input is made unsigned first (numpy runs them only
+    where input and output share a dtype)."""
+    method = getattr(ufunc, name)
+    lazy_method = getattr(lazy, name, None)
 
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if lazy_method is not None and any(lazy.is_lazy(a) for a in args):
+            return lazy_method(ufunc, *args, **kwargs)
+        if name in ("accumulate", "reduceat") and args:
+            first = args[0] if hasattr(args[0], "__array_ufunc__") else _sequence_operand(args[0])
+            args = (lazy.unsigned_view(first),) + args[1:]
+        return method(*args, **kwargs)
 
-def _running(ufunc: np.ufunc, method: str) -> Any:
-    def run(a: Any, *args: Any, **kwargs: Any) -> Any:
-        if not hasattr(a, "__array_ufunc__"):
-            a = _sequence_operand(a)
-        return getattr(ufunc, method)(_unsigned_view(a), *args, **kwargs)
-
-    run.__name__ = method
-    run.__doc__ = getattr(ufunc, method).__doc__
-    return run
+    call.__name__ = name
+    call.__qualname__ = f"{ufunc.__name__}.{name}"
+    call.__doc__ = method.__doc__
+    return call
 
 
 def _make(op: str, doc: str) -> NimUfunc:
@@ -188,9 +191,9 @@ def _make(op: str, doc: str) -> NimUfunc:
     f.__name__ = f"nim_{op}"
     f.__qualname__ = f"nim_{op}"
     f.__module__ = "nimbers"
-    if f.ufunc.nin == 2:  # the methods numpy cannot run on signed input as it is
-        f.accumulate = _running(f.ufunc, "accumulate")
-        f.reduceat = _running(f.ufunc, "reduceat")
+    if f.ufunc.nin == 2:
+        for name in ("outer", "reduce", "accumulate", "reduceat"):
+            setattr(f, name, _with_arrays(f.ufunc, name))
     return f
 
 
