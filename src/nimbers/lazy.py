@@ -19,7 +19,7 @@ The public operations use this module by themselves whenever an operand is a das
 >>> y.compute().tolist()
 [3, 1, 2, 12, 15, 13, 14, 4]
 >>> int(nim_mul.reduce(x).compute())       # the nim-product of 1..8, chunk by chunk
-3
+8
 >>> nim_mul.outer(x[:3], x[:3]).compute().tolist()
 [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
 
@@ -60,7 +60,8 @@ def elementwise(ufunc: np.ufunc, *operands: Any, **kwargs: Any) -> Any:
     >>> elementwise(nim_inv.ufunc, da.arange(1, 4, chunks=2)).compute().tolist()
     [1, 3, 2]
     """
-    if "dtype" not in kwargs and "signature" not in kwargs:
+    known = all(isinstance(x, int) or hasattr(x, "dtype") for x in operands)
+    if known and "dtype" not in kwargs and "signature" not in kwargs:
         dtypes = tuple(_dtype_of(x) for x in operands) + (None,) * ufunc.nout
         kwargs["dtype"] = ufunc.resolve_dtypes(dtypes)[-1]
     return ufunc(*operands, **kwargs)
