@@ -7,7 +7,6 @@ Environment switches:
 """
 
 import os
-import platform
 import sys
 
 import numpy
@@ -28,11 +27,10 @@ def compile_args():
         return ["/O2"]
     args = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
             "-Wno-missing-field-initializers", "-Wno-cast-function-type"]
-    machine = platform.machine().lower()
-    # -mpclmul only makes the carry-less intrinsics available: the compiler never emits
-    # them on its own, and the kernel checks the CPU at run time before using them.
-    if machine in ("x86_64", "amd64") and not os.environ.get("NIMBERS_PORTABLE_BUILD"):
-        args.append("-mpclmul")
+    # No instruction-set flag: the carry-less code carries its own target attribute
+    # (csrc/core/kernel_inline.h), so a build runs on any CPU of its architecture.
+    if os.environ.get("NIMBERS_PORTABLE_BUILD"):
+        args.append("-DNIMBERS_PORTABLE_BUILD")
     if os.environ.get("NIMBERS_SANITIZE"):
         args += ["-O1", "-g", "-fno-omit-frame-pointer",
                  "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]

@@ -259,7 +259,7 @@ u64 nk_from_work(u64 a)
 }
 
 
-u64 nk_mul(u64 a, u64 b)
+NK_CLMUL_FN u64 nk_mul(u64 a, u64 b)
 {
 #ifdef NK_HAVE_CLMUL
     if (nk_kernel == NK_CLMUL)
@@ -293,7 +293,7 @@ u64 nk_inv(u64 a)
     return ((u64)nk_mul32(a1, ni) << 32) | nk_mul32(a0 ^ a1, ni);
 }
 
-u64 nk_pow(u64 a, u64 e)
+NK_CLMUL_FN u64 nk_pow(u64 a, u64 e)
 {
     u64 w = nk_to_work(a), r = nk_to_work(1);
     while (e) {
@@ -317,7 +317,7 @@ u64 nk_pow(u64 a, u64 e)
 #define BLOCK 256
 
 #ifdef NK_HAVE_CLMUL
-static void mul_block_clmul(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+NK_CLMUL_FN static void mul_block_clmul(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
                             u64 *o, ptrdiff_t so, size_t n)
 {
     u64 wa[BLOCK], wb[BLOCK];
@@ -352,7 +352,7 @@ static int chains(const u64 *x, ptrdiff_t sx, const u64 *o, ptrdiff_t so, size_t
     return xlo < ohi && olo < xhi;
 }
 
-void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+NK_CLMUL_FN void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
                     u64 *o, ptrdiff_t so, size_t n)
 {
 #ifdef NK_HAVE_CLMUL

@@ -29,10 +29,20 @@ void tw_invw(const u64 *a, u64 *out, size_t n, u64 *s);
 int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
             const nc_poll *poll);
 
-#if defined(__PCLMUL__) && (defined(__x86_64__) || defined(_M_X64))
+/* The carry-less kernel exists on x86-64 builds (decided by the target's macros, not by the
+ * build machine, so cross-builds work).  Its code is compiled for PCLMULQDQ function by
+ * function (NK_CLMUL_FN), not file by file: the rest of the extension runs on any x86-64, and
+ * nk_init checks the CPU before the kernel is ever selected.  NIMBERS_PORTABLE_BUILD leaves it
+ * out entirely. */
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(NIMBERS_PORTABLE_BUILD)
 #define NK_HAVE_CLMUL 1
 #include <emmintrin.h>
 #include <wmmintrin.h>
+#endif
+#if defined(NK_HAVE_CLMUL) && (defined(__GNUC__) || defined(__clang__))
+#define NK_CLMUL_FN __attribute__((target("pclmul,sse2")))
+#else
+#define NK_CLMUL_FN
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -103,14 +113,14 @@ static inline u64 nk_mul64_portable(u64 a, u64 b)
  * floor(t^128 / m): q = hi ^ high(hi * mu_low), remainder = lo ^ low(q * r). */
 extern __m128i nk_clmul_consts; /* low lane: mu_low, high lane: r */
 
-static inline __m128i nk_clmul_reduce(__m128i p)
+NK_CLMUL_FN static inline __m128i nk_clmul_reduce(__m128i p)
 {
     __m128i hi = _mm_srli_si128(p, 8);
     __m128i q = _mm_xor_si128(hi, _mm_srli_si128(_mm_clmulepi64_si128(hi, nk_clmul_consts, 0x00), 8));
     return _mm_xor_si128(p, _mm_clmulepi64_si128(q, nk_clmul_consts, 0x10));
 }
 
-static inline u64 nk_mul64_clmul(u64 a, u64 b)
+NK_CLMUL_FN static inline u64 nk_mul64_clmul(u64 a, u64 b)
 {
     __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a),
                                      _mm_cvtsi64_si128((long long)b), 0x00);
@@ -119,7 +129,7 @@ static inline u64 nk_mul64_clmul(u64 a, u64 b)
 #endif
 
 /* The product in the working basis of the selected kernel. */
-static inline u64 nk_mulw(u64 a, u64 b)
+NK_CLMUL_FN static inline u64 nk_mulw(u64 a, u64 b)
 {
 #ifdef NK_HAVE_CLMUL
     if (nk_kernel == NK_CLMUL)

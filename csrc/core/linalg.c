@@ -16,7 +16,7 @@
 #define ELEM(m, cols, n, i, j) ((m) + ((size_t)(i) * (cols) + (j)) * (n))
 
 /* dst[k] ^= f (x) src[k] for k < len, one-limb entries: the hot loop. */
-static void axpy1(u64 *dst, const u64 *src, u64 f, size_t len)
+NK_CLMUL_FN static void axpy1(u64 *dst, const u64 *src, u64 f, size_t len)
 {
 #ifdef NK_HAVE_CLMUL
     if (nk_kernel == NK_CLMUL) {
@@ -33,7 +33,7 @@ static void axpy1(u64 *dst, const u64 *src, u64 f, size_t len)
 }
 
 /* dst[k] = f (x) dst[k]. */
-static void scale1(u64 *dst, u64 f, size_t len)
+NK_CLMUL_FN static void scale1(u64 *dst, u64 f, size_t len)
 {
     for (size_t k = 0; k < len; k++)
         dst[k] = nk_mulw(f, dst[k]);

@@ -47,7 +47,7 @@ static void xor_into(u64 *dst, const u64 *a, const u64 *b, size_t n)
 }
 
 /* out = c (x) 2^(64 n - 1); out must not alias c.  Scratch: n limbs. */
-static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
+NK_CLMUL_FN static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_mulw(c[0], nk_half_work[nk_kernel]);
@@ -66,7 +66,7 @@ static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
     mul_half(s, out, h, s + h);          /* ... (x) h' again: the low half */
 }
 
-void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+NK_CLMUL_FN void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_mulw(a[0], b[0]);
@@ -94,7 +94,7 @@ void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
     }
 }
 
-void tw_squarew(const u64 *a, u64 *out, size_t n, u64 *s)
+NK_CLMUL_FN void tw_squarew(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
         out[0] = nk_mulw(a[0], a[0]);
