@@ -199,3 +199,18 @@ def test_dask_process_scheduler():
 
 def test_public_names_reach_the_ufuncs():
     assert nimbers.nim_mul.ufunc.__name__ == "nim_mul"
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_nim_add_is_xor_on_contiguous_blocks(dtype):
+    """The contiguous nim-sum loop (vectorized, signs checked a block at a time) must agree
+    with XOR, in accumulations too (the output overlaps the input one element behind)."""
+    a = (np.arange(5000) % 100).astype(dtype)
+    b = a[::-1].copy()
+    assert (nim_add(a, b) == np.bitwise_xor(a, b)).all()
+    assert (nim_add.accumulate(a) == np.bitwise_xor.accumulate(a)).all()
+    if np.dtype(dtype).kind == "i":
+        bad = a.copy()
+        bad[3333] = -7
+        with pytest.raises(ValueError, match="-7"):
+            nim_add(bad, b)
