@@ -99,6 +99,44 @@ def main():
           f" (same lambda wrapper): inv/mul {inv / mul:.2f}, sqrt/mul {sqrt / mul:.2f}")
 
 
+def interleaved(fns, rounds=7, reps=2000):
+    """Median seconds per call of each function, the functions taken in turns every round
+    (thread CPU time: the machine is shared)."""
+    times = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            t = time.thread_time()
+            for _ in range(reps):
+                fn()
+            times[name].append((time.thread_time() - t) / reps)
+    return {name: sorted(v)[len(v) // 2] for name, v in times.items()}
+
+
+def array_protocol():
+    """The ufunc model: the public operation against its raw ufunc and numpy's XOR."""
+    small = np.arange(10, dtype=np.uint64)
+    t = interleaved({
+        "nim_mul": lambda: nimbers.nim_mul(small, small),
+        "ufunc": lambda: nimbers.nim_mul.ufunc(small, small),
+    }, reps=20000)
+    print(f"10-element arrays: nim_mul {t['nim_mul'] * 1e9:.0f} ns/call, raw ufunc "
+          f"{t['ufunc'] * 1e9:.0f} ns -> {t['nim_mul'] / t['ufunc']:.2f}x the raw ufunc")
+    gen = np.random.default_rng(3)
+    for dtype in (np.uint8, np.uint16, np.uint64, np.int64):
+        a = gen.integers(0, 100, 10**6).astype(dtype)
+        b = a[::-1].copy()
+        t = interleaved({"nim_add": lambda: nimbers.nim_add(a, b),
+                         "xor": lambda: np.bitwise_xor(a, b)}, reps=20)
+        print(f"nim_add, 10^6 {np.dtype(dtype).name}: {t['nim_add'] * 1e9 / 1e6:.3f} ns/element,"
+              f" np.bitwise_xor {t['xor'] * 1e9 / 1e6:.3f} -> {t['nim_add'] / t['xor']:.2f}x")
+    u = gen.integers(0, 2**63, 10**6, dtype=np.uint64)
+    i = u.astype(np.int64)
+    t = interleaved({"uint64": lambda: nimbers.nim_mul(u, u), "int64": lambda: nimbers.nim_mul(i, i)},
+                    reps=3)
+    print(f"nim_mul, 10^6 int64 (checked in the loop) {t['int64'] * 1e9 / 1e6:.2f} ns/product,"
+          f" uint64 {t['uint64'] * 1e9 / 1e6:.2f} -> {t['int64'] / t['uint64']:.2f}x")
+
+
 def make_pure_python_big():
     base = make_pure_python()
 
@@ -125,3 +163,4 @@ def _tower(a, b, bits, base):
 
 if __name__ == "__main__":
     main()
+    array_protocol()

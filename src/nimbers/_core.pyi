@@ -6,25 +6,25 @@ import numpy as np
 
 MAX_BITS: int
 
-ufunc_add: np.ufunc
-ufunc_mul: np.ufunc
-ufunc_div: np.ufunc
-ufunc_pow: np.ufunc
-ufunc_square: np.ufunc
-ufunc_sqrt: np.ufunc
-ufunc_inv: np.ufunc
+nim_add: np.ufunc
+nim_mul: np.ufunc
+nim_div: np.ufunc
+nim_pow: np.ufunc
+nim_square: np.ufunc
+nim_sqrt: np.ufunc
+nim_inv: np.ufunc
 
 class NimOp:
-    """A nim operation with a C fast path for Python ints; other operands go to array_call."""
+    """A nim operation: a C path for ints, its ufunc for numpy arrays, fallback otherwise.
+    Attributes it lacks are the ufunc's (nin, identity, outer, reduce, at, ...)."""
 
-    def __new__(cls, op: str, ufunc: np.ufunc, array_call: Callable[..., Any]) -> NimOp: ...
+    def __new__(cls, op: str, ufunc: np.ufunc, fallback: Callable[..., Any]) -> NimOp: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
-    def outer(self, a: Any, b: Any, **kwargs: Any) -> Any: ...
-    def reduce(self, a: Any, axis: Any = ..., **kwargs: Any) -> Any: ...
-    def accumulate(self, a: Any, axis: int = ..., **kwargs: Any) -> Any: ...
-    def reduceat(self, a: Any, indices: Any, axis: int = ..., **kwargs: Any) -> Any: ...
-    def at(self, a: Any, indices: Any, b: Any = ...) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __reduce__(self) -> str: ...
     __name__: str
+    __qualname__: str
+    __module__: str
     __doc__: str | None
     @property
     def ufunc(self) -> np.ufunc: ...
