@@ -1,0 +1,120 @@
+"""Fuzzes the private entry points of nimbers._core, which the public API validates before
+calling: each must still answer or raise a clear exception for ANY argument (garbage ints,
+wrong dtypes and shapes, sizes past the end of buffers), never crash or read out of bounds
+(run it under tools/sanitize.sh's build to catch the latter).
+
+    python fuzz/fuzz_core.py -atheris_runs=1000000
+"""
+
+import sys
+
+import atheris
+import numpy as np
+
+with atheris.instrument_imports(include=["nimbers"]):
+    from nimbers import _core
+    from common import CLEAR_ERRORS
+
+DTYPES = ["u1", "u4", "u8", "i8", "f8", "O"]
+
+
+def any_value(fdp):
+    kind = fdp.ConsumeIntInRange(0, 6)
+    if kind == 0:
+        return fdp.ConsumeIntInRange(0, 2**64)
+    if kind == 1:
+        return fdp.ConsumeInt(9)  # negative too, and past 64 bits
+    if kind == 2:
+        return None
+    if kind == 3:
+        return fdp.ConsumeUnicodeNoSurrogates(4)
+    if kind == 4:
+        return [fdp.ConsumeIntInRange(0, 20) for _ in range(fdp.ConsumeIntInRange(0, 4))]
+    if kind == 5:
+        return any_array(fdp)
+    return fdp.ConsumeFloat()
+
+
+def any_array(fdp):
+    dt = DTYPES[fdp.ConsumeIntInRange(0, len(DTYPES) - 1)]
+    shape = tuple(fdp.ConsumeIntInRange(0, 5) for _ in range(fdp.ConsumeIntInRange(0, 3)))
+    size = int(np.prod(shape)) if shape else 1
+    if dt == "O":
+        return np.array([fdp.ConsumeInt(9) for _ in range(size)] + [0], dtype=object)[:-1].reshape(shape)
+    raw = fdp.ConsumeBytes(size * np.dtype(dt).itemsize)
+    raw = raw + b"\0" * (size * np.dtype(dt).itemsize - len(raw))
+    arr = np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+    return np.nan_to_num(arr) if dt == "f8" else arr
+
+
+def log_table(fdp):
+    limbs = fdp.ConsumeIntInRange(0, 9)
+    # primes below 2^16: a query costs at most p / baby_steps giant steps (kept short)
+    entries = [(fdp.ConsumeIntInRange(0, 2**16), any_value(fdp), any_value(fdp),
+                fdp.ConsumeIntInRange(0, 2**10)) for _ in range(fdp.ConsumeIntInRange(0, 3))]
+    table = _core.LogTable(limbs, entries)
+    table.residues(any_value(fdp))
+
+
+def heap_extend(fdp):
+    rules = None if fdp.ConsumeBool() else [fdp.ConsumeIntInRange(0, 20) for _ in range(4)]
+    g = any_array(fdp)
+    _core.heap_extend(rules, g, fdp.ConsumeIntInRange(-2, 40), fdp.ConsumeIntInRange(-2, 40))
+
+
+def turning_extend(fdp):
+    g = any_array(fdp)
+    _core.turning_extend(fdp.ConsumeIntInRange(-1, 3), fdp.ConsumeIntInRange(-1, 5),
+                         fdp.ConsumeIntInRange(-2, 8), g, fdp.ConsumeIntInRange(-2, 40),
+                         fdp.ConsumeIntInRange(-2, 40))
+
+
+def linear_algebra(fdp):
+    which = fdp.ConsumeIntInRange(0, 2)
+    a, b = any_array(fdp), any_array(fdp)
+    if which == 0:
+        _core.det(a)
+    elif which == 1:
+        _core.row_reduce(a, None if fdp.ConsumeBool() else b)
+    else:
+        _core.matmul(a, b, any_array(fdp))
+
+
+def ufuncs(fdp):
+    name = ["nim_add", "nim_mul", "nim_div", "nim_pow", "nim_square", "nim_sqrt", "nim_inv"][
+        fdp.ConsumeIntInRange(0, 6)]
+    uf = getattr(_core, name)
+    args = [any_value(fdp) for _ in range(uf.nin)]
+    method = fdp.ConsumeIntInRange(0, 3)
+    if method == 0:
+        uf(*args)
+    elif method == 1 and uf.nin == 2:
+        uf.outer(*args)
+    elif method == 2:
+        uf.reduce(args[0])
+    else:
+        uf.accumulate(args[0])
+
+
+def scalars(fdp):
+    name = ["add", "mul", "div", "pow", "sqrt", "inv"][fdp.ConsumeIntInRange(0, 5)]
+    f = getattr(_core, name)
+    args = [any_value(fdp) for _ in range(1 if name in ("sqrt", "inv") else 2)]
+    f(*args)
+
+
+TARGETS = [log_table, heap_extend, turning_extend, linear_algebra, ufuncs, scalars]
+
+
+def TestOneInput(data):
+    fdp = atheris.FuzzedDataProvider(data)
+    target = TARGETS[fdp.ConsumeIntInRange(0, len(TARGETS) - 1)]
+    try:
+        target(fdp)
+    except CLEAR_ERRORS + (BufferError,):  # BufferError: a read-only or scalar buffer
+        pass
+
+
+if __name__ == "__main__":
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
