@@ -352,32 +352,199 @@ static int chains(const u64 *x, ptrdiff_t sx, const u64 *o, ptrdiff_t so, size_t
     return xlo < ohi && olo < xhi;
 }
 
-NK_CLMUL_FN void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
-                    u64 *o, ptrdiff_t so, size_t n)
+/* x -> c (x) x is GF(2)-linear (notes, "Linear maps"): eight byte tables of its images cost
+ * 64 products and 2048 XORs, then an element is 8 lookups and 7 XORs, no basis change.  Worth
+ * it from a few hundred elements on. */
+#define CONSTANT_MIN 384
+
+NK_CLMUL_FN static void constant_tables(u64 c, nk_lintab t)
+{
+    u64 cw = nk_to_work(c);
+    for (int j = 0; j < 8; j++) {
+        t[j][0] = 0;
+        for (int bit = 0; bit < 8; bit++) { /* entries 2^bit .. 2^(bit+1)-1 from the lower ones */
+            u64 image = nk_from_work(nk_mulw(cw, nk_to_work((u64)1 << (8 * j + bit))));
+            unsigned top = 1u << bit;
+            for (unsigned v = 0; v < top; v++)
+                t[j][top + v] = t[j][v] ^ image;
+        }
+    }
+}
+
+#define SHIFT(p, s, i) ((void *)((const char *)(p) + (ptrdiff_t)(i) * (s)))
+
+/* How many elements from i on equal element i (all of them for a stride of 0). */
+static size_t run_length(const u64 *a, ptrdiff_t sa, size_t i, size_t left)
+{
+    if (sa == 0)
+        return left;
+    u64 first = AT(a, sa, i);
+    size_t r = 1;
+    while (r < left && AT(a, sa, i + r) == first)
+        r++;
+    return r;
+}
+
+/* One block (at most BLOCK elements) with the selected kernel. */
+NK_CLMUL_FN static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
+                                  ptrdiff_t so, size_t n)
 {
 #ifdef NK_HAVE_CLMUL
-    if (nk_kernel == NK_CLMUL && (chains(a, sa, o, so, n) || chains(b, sb, o, so, n))) {
-        for (size_t i = 0; i < n; i++) /* one element at a time, in order */
-            OUT(o, so, i) = nk_mul(AT(a, sa, i), AT(b, sb, i));
-        return;
-    }
     if (nk_kernel == NK_CLMUL) {
-        if (sb == 0 && sa != 0) { /* the product commutes: keep the broadcast one first */
-            const u64 *t = a;
-            a = b;
-            b = t;
-            sb = sa;
-            sa = 0;
-        }
-        for (size_t start = 0; start < n; start += BLOCK) {
-            size_t len = n - start < BLOCK ? n - start : BLOCK;
-            mul_block_clmul((const u64 *)((const char *)a + (ptrdiff_t)start * sa), sa,
-                            (const u64 *)((const char *)b + (ptrdiff_t)start * sb), sb,
-                            (u64 *)((char *)o + (ptrdiff_t)start * so), so, len);
-        }
+        mul_block_clmul(a, sa, b, sb, o, so, n);
         return;
     }
 #endif
     for (size_t i = 0; i < n; i++)
         OUT(o, so, i) = nk_mul64_portable(AT(a, sa, i), AT(b, sb, i));
+}
+
+static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n)
+{
+    NK_ALIGN64 nk_lintab t;
+    constant_tables(c, t);
+    for (size_t i = 0; i < n; i++)
+        OUT(o, so, i) = nk_apply_linear((const u64(*)[256])t, AT(b, sb, i));
+}
+
+/* A reduction, acc = acc (x) b[0] (x) ... (x) b[n-1]: the product is associative and
+ * commutative, so eight independent chains in the working basis (one basis change an
+ * element) keep the multiplier busy. */
+NK_CLMUL_FN static u64 product_of(u64 acc, const u64 *b, ptrdiff_t sb, size_t n)
+{
+    u64 one = nk_to_work(1), w[8] = {nk_to_work(acc), one, one, one, one, one, one, one};
+    for (size_t i = 0; i < n; i++)
+        w[i & 7] = nk_mulw(w[i & 7], nk_to_work(AT(b, sb, i)));
+    for (int half = 4; half >= 1; half /= 2)
+        for (int k = 0; k < half; k++)
+            w[k] = nk_mulw(w[k], w[k + half]);
+    return nk_from_work(w[0]);
+}
+
+/* An accumulation, o[i] = o[i-1] (x) b[i] with o[-1] = first: one chain, in the working
+ * basis. */
+NK_CLMUL_FN static void running_product(u64 first, const u64 *b, ptrdiff_t sb, u64 *o,
+                                        ptrdiff_t so, size_t n)
+{
+    u64 w = nk_to_work(first);
+    for (size_t i = 0; i < n; i++) {
+        w = nk_mulw(w, nk_to_work(AT(b, sb, i)));
+        OUT(o, so, i) = nk_from_work(w);
+    }
+}
+
+NK_CLMUL_FN void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+                                u64 *o, ptrdiff_t so, size_t n)
+{
+    if (n == 0)
+        return;
+    if (sb == 0 && sa != 0) { /* the product commutes: keep a broadcast operand first */
+        const u64 *t = a;
+        a = b;
+        b = t;
+        sb = sa;
+        sa = 0;
+    }
+    if (sa == 0 && so == 0 && a == o) { /* numpy's reduce: the accumulator is operand 0 */
+        o[0] = product_of(a[0], b, sb, n);
+        return;
+    }
+    if (sa == so && (const char *)a + so == (const char *)o && !chains(b, sb, o, so, n)) {
+        running_product(a[0], b, sb, o, so, n); /* numpy's accumulate: a is o one behind */
+        return;
+    }
+    if (chains(a, sa, o, so, n) || chains(b, sb, o, so, n)) {
+        for (size_t i = 0; i < n; i++) /* any other overlap: one element at a time, in order */
+            OUT(o, so, i) = nk_mul(AT(a, sa, i), AT(b, sb, i));
+        return;
+    }
+    /* A constant operand shows as a run of equal values (numpy's buffers repeat a broadcast
+     * operand): runs long enough become linear maps, the rest goes block by block. */
+    for (size_t i = 0; i < n;) {
+        size_t left = n - i, ra = run_length(a, sa, i, left), rb;
+        if (ra >= CONSTANT_MIN) {
+            mul_constant(AT(a, sa, i), SHIFT(b, sb, i), sb, SHIFT(o, so, i), so, ra);
+            i += ra;
+        } else if ((rb = run_length(b, sb, i, left)) >= CONSTANT_MIN) {
+            mul_constant(AT(b, sb, i), SHIFT(a, sa, i), sa, SHIFT(o, so, i), so, rb);
+            i += rb;
+        } else {
+            size_t len = left < BLOCK ? left : BLOCK;
+            mul_block(SHIFT(a, sa, i), sa, SHIFT(b, sb, i), sb, SHIFT(o, so, i), so, len);
+            i += len;
+        }
+    }
+}
+
+/* Montgomery's batch inversion, a block at a time: running products p_i = a_0 ... a_i, one
+ * inversion of the last, then backwards a_i^-1 = (p_i)^-1 (x) p_(i-1) and (p_(i-1))^-1 =
+ * (p_i)^-1 (x) a_i: three products an element instead of an inversion.  The products of one
+ * chain depend on each other, so four chains run interleaved (element i in chain i mod 4)
+ * and share the one inversion.  With num, o_i = num_i (x) a_i^-1 (division).  No a_i may be
+ * 0; o may be a or num element for element. */
+#define CHAINS 4
+
+NK_CLMUL_FN static void inverse_block(const u64 *a, ptrdiff_t sa, const u64 *num,
+                                      ptrdiff_t snum, u64 *o, ptrdiff_t so, size_t n)
+{
+    u64 w[BLOCK], prefix[BLOCK], one = nk_to_work(1);
+    u64 acc[CHAINS] = {one, one, one, one};
+    for (size_t i = 0; i < n; i++) {
+        w[i] = nk_to_work(AT(a, sa, i));
+        prefix[i] = acc[i % CHAINS] = nk_mulw(acc[i % CHAINS], w[i]);
+    }
+    /* the inverses of the four chains' totals, from one inversion of their product */
+    u64 pair01 = nk_mulw(acc[0], acc[1]), pair23 = nk_mulw(acc[2], acc[3]);
+    u64 all = nk_to_work(nk_inv(nk_from_work(nk_mulw(pair01, pair23))));
+    u64 inv01 = nk_mulw(all, pair23), inv23 = nk_mulw(all, pair01);
+    u64 inv[CHAINS] = {nk_mulw(inv01, acc[1]), nk_mulw(inv01, acc[0]), nk_mulw(inv23, acc[3]),
+                       nk_mulw(inv23, acc[2])};
+    for (size_t i = n; i-- > 0;) {
+        size_t c = i % CHAINS;
+        u64 r = i >= CHAINS ? nk_mulw(inv[c], prefix[i - CHAINS]) : inv[c];
+        if (num)
+            r = nk_mulw(r, nk_to_work(AT(num, snum, i)));
+        inv[c] = nk_mulw(inv[c], w[i]);
+        OUT(o, so, i) = nk_from_work(r);
+    }
+}
+
+void nk_inv_strided(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n)
+{
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t len = n - start < BLOCK ? n - start : BLOCK;
+        inverse_block((const u64 *)((const char *)a + (ptrdiff_t)start * sa), sa, NULL, 0,
+                      (u64 *)((char *)o + (ptrdiff_t)start * so), so, len);
+    }
+}
+
+void nk_div_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
+                    ptrdiff_t so, size_t n)
+{
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t len = n - start < BLOCK ? n - start : BLOCK;
+        inverse_block((const u64 *)((const char *)b + (ptrdiff_t)start * sb), sb,
+                      (const u64 *)((const char *)a + (ptrdiff_t)start * sa), sa,
+                      (u64 *)((char *)o + (ptrdiff_t)start * so), so, len);
+    }
+}
+
+/* ---- the subfields GF(2^8) and GF(2^16): tables -------------------------------------- */
+
+#define AT_T(T, p, s, i) (*(const T *)((const char *)(p) + (ptrdiff_t)(i) * (s)))
+#define OUT_T(T, p, s, i) (*(T *)((char *)(p) + (ptrdiff_t)(i) * (s)))
+
+void nk_mul_strided8(const uint8_t *a, ptrdiff_t sa, const uint8_t *b, ptrdiff_t sb,
+                     uint8_t *o, ptrdiff_t so, size_t n)
+{
+    for (size_t i = 0; i < n; i++) /* the 64 KiB product table, in order (o may chain) */
+        OUT_T(uint8_t, o, so, i) = mul8_tab[AT_T(uint8_t, a, sa, i)][AT_T(uint8_t, b, sb, i)];
+}
+
+void nk_mul_strided16(const uint16_t *a, ptrdiff_t sa, const uint16_t *b, ptrdiff_t sb,
+                      uint16_t *o, ptrdiff_t so, size_t n)
+{
+    for (size_t i = 0; i < n; i++) /* logarithms and exponentials of GF(2^16) */
+        OUT_T(uint16_t, o, so, i) =
+            (uint16_t)nk_mul16(AT_T(uint16_t, a, sa, i), AT_T(uint16_t, b, sb, i));
 }

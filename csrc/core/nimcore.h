@@ -58,9 +58,21 @@ u64 nk_sqrt(u64 a);
 u64 nk_inv(u64 a);                  /* a != 0 */
 u64 nk_pow(u64 a, u64 e);           /* plain exponent, no reduction; nk_pow(0, 0) == 1 */
 
-/* Whole-array products for the ufunc loops: o[i] = a[i] (x) b[i] with byte strides. */
+/* Whole arrays for the ufunc loops, with byte strides.  o[i] = a[i] (x) b[i]; a broadcast
+ * operand (stride 0) becomes a linear map, and numpy's reductions (a == o, strides 0) and
+ * accumulations (a one element behind o) are chained in the working basis. */
 void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
                     u64 *o, ptrdiff_t so, size_t n);
+/* The same on the subfields GF(2^8) and GF(2^16), by tables. */
+void nk_mul_strided8(const uint8_t *a, ptrdiff_t sa, const uint8_t *b, ptrdiff_t sb,
+                     uint8_t *o, ptrdiff_t so, size_t n);
+void nk_mul_strided16(const uint16_t *a, ptrdiff_t sa, const uint16_t *b, ptrdiff_t sb,
+                      uint16_t *o, ptrdiff_t so, size_t n);
+/* o[i] = a[i]^-1 and o[i] = a[i] (x) b[i]^-1 by batch inversion; no zero divisor allowed
+ * (the caller checks).  o may be an input element for element, no other overlap. */
+void nk_inv_strided(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n);
+void nk_div_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
+                    ptrdiff_t so, size_t n);
 
 /* The polynomial basis of the carry-less kernel: the powers of alpha, with the minimal
  * polynomial m(t) = t^64 + low of alpha.  The one owner of that basis (field.py reads it). */

@@ -258,6 +258,47 @@ static int mul_uu64_blocked(LOOP_PARAMS)
     return 0;
 }
 
+/* The subfields GF(2^8) and GF(2^16) multiply by tables. */
+static int mul_uu8_table(LOOP_PARAMS)
+{
+    nk_mul_strided8((const uint8_t *)data[0], steps[0], (const uint8_t *)data[1], steps[1],
+                    (uint8_t *)data[2], steps[2], (size_t)dims[0]);
+    return 0;
+}
+
+static int mul_uu16_table(LOOP_PARAMS)
+{
+    nk_mul_strided16((const uint16_t *)data[0], steps[0], (const uint16_t *)data[1], steps[1],
+                     (uint16_t *)data[2], steps[2], (size_t)dims[0]);
+    return 0;
+}
+
+/* Inverses and quotients of uint64 arrays by batch inversion, once no divisor is 0. */
+static int has_zero(const char *p, npy_intp step, npy_intp n)
+{
+    for (npy_intp i = 0; i < n; i++)
+        if (*(const npy_uint64 *)(p + i * step) == 0)
+            return 1;
+    return 0;
+}
+
+static int inv_u64_batch(LOOP_PARAMS)
+{
+    if (has_zero(data[0], steps[0], dims[0]))
+        return zero_divisor(OP_INV);
+    nk_inv_strided((const u64 *)data[0], steps[0], (u64 *)data[1], steps[1], (size_t)dims[0]);
+    return 0;
+}
+
+static int div_uu64_batch(LOOP_PARAMS)
+{
+    if (has_zero(data[1], steps[1], dims[0]))
+        return zero_divisor(OP_DIV);
+    nk_div_strided((const u64 *)data[0], steps[0], (const u64 *)data[1], steps[1],
+                   (u64 *)data[2], steps[2], (size_t)dims[0]);
+    return 0;
+}
+
 /* ---- object loops: Python ints of any size -------------------------------------------- */
 
 static int store_object(char *o, PyObject *r)
@@ -438,8 +479,12 @@ static int add_binary_loops(PyObject *ufunc, nim_op op, int which)
         PyArray_DTypeMeta *pairs[4][3] = {{u, u, u}, {s, s, u}, {u, s, u}, {s, u, u}};
         for (int p = 0; p < 4; p++) {
             loop_fn *loop = w->binary[which][p];
-            if (op == OP_MUL && p == 0 && u->singleton->elsize == 8)
-                loop = mul_uu64_blocked;
+            int size = u->singleton->elsize;
+            if (op == OP_MUL && p == 0)
+                loop = size == 1 ? mul_uu8_table : size == 2 ? mul_uu16_table
+                       : size == 8 ? mul_uu64_blocked : loop;
+            if (op == OP_DIV && p == 0 && size == 8)
+                loop = div_uu64_batch;
             loop_fn *contiguous = op == OP_ADD ? w->add_contiguous[p] : NULL;
             if (add_loop(ufunc, nim_op_names[op], 2, pairs[p], loop, contiguous, identity_of(op, 0),
                          NPY_METH_NO_FLOATINGPOINT_ERRORS | reorderable(op)) < 0)
@@ -457,10 +502,14 @@ static int add_unary_loops(PyObject *ufunc, nim_op op, int which)
             return -1;
         const width_loops *w = &loops_by_width[width_index(u->singleton->elsize)];
         PyArray_DTypeMeta *pairs[2][2] = {{u, u}, {s, u}};
-        for (int p = 0; p < 2; p++)
-            if (add_loop(ufunc, nim_op_names[op], 1, pairs[p], w->unary[which][p], NULL, NULL,
+        for (int p = 0; p < 2; p++) {
+            loop_fn *loop = w->unary[which][p];
+            if (op == OP_INV && p == 0 && u->singleton->elsize == 8)
+                loop = inv_u64_batch;
+            if (add_loop(ufunc, nim_op_names[op], 1, pairs[p], loop, NULL, NULL,
                          NPY_METH_NO_FLOATINGPOINT_ERRORS) < 0)
                 return -1;
+        }
     }
     return 0;
 }

@@ -1,0 +1,98 @@
+"""The array kernels behind the uint ufunc loops, each against the scalar path and the
+independent oracle, on every kernel: a constant operand as a linear map (also when numpy's
+buffers repeat a broadcast operand), reductions and accumulations chained in the working basis,
+Montgomery's batch inversion and division, and the GF(2^8) / GF(2^16) tables."""
+
+import numpy as np
+import pytest
+
+from nimbers import nim_div, nim_inv, nim_mul
+from oracle import fermat_mul
+
+SIZES = [1, 2, 3, 4, 5, 255, 256, 257, 383, 384, 385, 700, 1025]
+
+
+def random_u64(rng, n, low=0):
+    return rng.integers(low, 2**64, n, dtype=np.uint64, endpoint=False)
+
+
+def oracle_products(a, b):
+    return [fermat_mul(int(x), int(y)) for x, y in zip(a, b)]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_constant_operand(kernel, n):
+    rng = np.random.default_rng(n)
+    b = random_u64(rng, n)
+    c = int(random_u64(rng, 1)[0])
+    expect = [fermat_mul(c, int(x)) for x in b]
+    assert nim_mul(b, np.uint64(c)).tolist() == expect
+    assert nim_mul(np.uint64(c), b).tolist() == expect
+    assert nim_mul(np.full(n, c, dtype=np.uint64), b).tolist() == expect  # a run, not a stride 0
+
+
+def test_outer_rows_become_runs(kernel):
+    rng = np.random.default_rng(7)
+    a, b = random_u64(rng, 9), random_u64(rng, 500)
+    table = nim_mul.outer(a, b)
+    for i, x in enumerate(a):
+        assert table[i].tolist() == [fermat_mul(int(x), int(y)) for y in b]
+
+
+def test_runs_shorter_than_the_threshold_and_mixed(kernel):
+    rng = np.random.default_rng(8)
+    a = np.repeat(random_u64(rng, 6), [1, 300, 2, 400, 383, 384])
+    b = random_u64(rng, a.size)
+    assert nim_mul(a, b).tolist() == oracle_products(a, b)
+    assert nim_mul(b, a).tolist() == oracle_products(a, b)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_reduce_and_accumulate(kernel, n):
+    rng = np.random.default_rng(100 + n)
+    a = random_u64(rng, n)
+    running, p = [], 1
+    for x in a.tolist():
+        p = fermat_mul(p, x)
+        running.append(p)
+    assert int(nim_mul.reduce(a)) == p
+    assert nim_mul.accumulate(a).tolist() == running
+    assert int(nim_mul.reduce(a[::-3])) == int(nim_mul.reduce(a[::-3].copy()))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_batch_inversion_and_division(kernel, n):
+    rng = np.random.default_rng(200 + n)
+    a, b = random_u64(rng, n, low=1), random_u64(rng, n, low=1)
+    inv = nim_inv(a)
+    assert all(fermat_mul(int(x), int(y)) == 1 for x, y in zip(a, inv))
+    q = nim_div(a, b)
+    assert all(fermat_mul(int(y), int(z)) == int(x) for x, y, z in zip(a, b, q))
+    in_place = a.copy()
+    nim_inv(in_place, out=in_place)
+    assert (in_place == inv).all()
+    assert nim_inv(a[::-2]).tolist() == inv[::-2].tolist()
+
+
+def test_batch_inversion_refuses_a_zero_anywhere(kernel):
+    a = np.arange(1, 1000, dtype=np.uint64)
+    a[777] = 0
+    with pytest.raises(ZeroDivisionError):
+        nim_inv(a)
+    with pytest.raises(ZeroDivisionError):
+        nim_div(a[::-1], a)
+
+
+def test_gf256_table_is_the_whole_product_table(kernel):
+    x, y = np.meshgrid(np.arange(256, dtype=np.uint8), np.arange(256, dtype=np.uint8))
+    scalar = np.array([[nim_mul(int(i), int(j)) for i in range(256)] for j in range(256)])
+    assert (nim_mul(x, y) == scalar).all()
+    assert nim_mul(x, y).dtype == np.uint8
+
+
+def test_gf65536_table(kernel):
+    rng = np.random.default_rng(9)
+    a = rng.integers(0, 65536, 3000).astype(np.uint16)
+    b = rng.integers(0, 65536, 3000).astype(np.uint16)
+    assert nim_mul(a, b).tolist() == oracle_products(a, b)
+    assert nim_mul.accumulate(a[:300]).tolist() == nim_mul.accumulate(a[:300].astype(np.uint64)).tolist()
