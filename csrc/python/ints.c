@@ -33,31 +33,39 @@ static Py_ssize_t long_nbytes(PyObject *o)
     return (Py_ssize_t)((bits + 7) / 8);
 }
 
+/* Limbs are little-endian u64s; written as little-endian bytes they are the same memory on a
+ * little-endian host, so ints convert straight into and out of the limb array.  A
+ * big-endian host swaps each limb after. */
+static void swap_limbs_if_big_endian(u64 *a, size_t n)
+{
+#if !PY_LITTLE_ENDIAN
+    for (size_t i = 0; i < n; i++) {
+        u64 v = a[i], r = 0;
+        for (int k = 0; k < 8; k++, v >>= 8)
+            r = (r << 8) | (v & 0xff);
+        a[i] = r;
+    }
+#else
+    (void)a;
+    (void)n;
+#endif
+}
+
 static int long_to_limbs(PyObject *o, u64 *dst, size_t n)
 {
     size_t nbytes = n * 8;
-    unsigned char *buf = (unsigned char *)PyMem_Malloc(nbytes);
-    if (!buf) {
-        PyErr_NoMemory();
-        return -1;
-    }
 #if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t r = PyLong_AsNativeBytes(o, buf, (Py_ssize_t)nbytes,
+    Py_ssize_t r = PyLong_AsNativeBytes(o, dst, (Py_ssize_t)nbytes,
                                         Py_ASNATIVEBYTES_LITTLE_ENDIAN |
                                             Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
-    int bad = r < 0;
+    if (r < 0)
+        return -1;
 #else
-    int bad = _PyLong_AsByteArray((PyLongObject *)o, buf, nbytes, 1, 0) < 0;
+    if (_PyLong_AsByteArray((PyLongObject *)o, (unsigned char *)dst, nbytes, 1, 0) < 0)
+        return -1;
 #endif
-    if (!bad)
-        for (size_t i = 0; i < n; i++) {
-            u64 v = 0;
-            for (int k = 7; k >= 0; k--)
-                v = (v << 8) | buf[8 * i + (size_t)k];
-            dst[i] = v;
-        }
-    PyMem_Free(buf);
-    return bad ? -1 : 0;
+    swap_limbs_if_big_endian(dst, n);
+    return 0;
 }
 
 PyObject *nb_from_limbs(const u64 *src, size_t n)
@@ -66,20 +74,37 @@ PyObject *nb_from_limbs(const u64 *src, size_t n)
         n--;
     if (n == 1)
         return PyLong_FromUnsignedLongLong(src[0]);
-    unsigned char *buf = (unsigned char *)PyMem_Malloc(n * 8);
-    if (!buf)
+#if PY_LITTLE_ENDIAN
+    const unsigned char *bytes = (const unsigned char *)src;
+    u64 *copy = NULL;
+#else
+    u64 *copy = (u64 *)PyMem_Malloc(n * 8);
+    if (!copy)
         return PyErr_NoMemory();
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 8; k++)
-            buf[8 * i + (size_t)k] = (unsigned char)(src[i] >> (8 * k));
+    memcpy(copy, src, n * 8);
+    swap_limbs_if_big_endian(copy, n);
+    const unsigned char *bytes = (const unsigned char *)copy;
+#endif
 #if PY_VERSION_HEX >= 0x030D0000
-    PyObject *r = PyLong_FromUnsignedNativeBytes(buf, (Py_ssize_t)(n * 8),
+    PyObject *r = PyLong_FromUnsignedNativeBytes(bytes, (Py_ssize_t)(n * 8),
                                                  Py_ASNATIVEBYTES_LITTLE_ENDIAN);
 #else
-    PyObject *r = _PyLong_FromByteArray(buf, n * 8, 1, 0);
+    PyObject *r = _PyLong_FromByteArray(bytes, n * 8, 1, 0);
 #endif
-    PyMem_Free(buf);
+    PyMem_Free(copy);
     return r;
+}
+
+/* The sign of an int, without raising. */
+static int long_sign(PyObject *o)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    int sign = 0;
+    PyLong_GetSign(o, &sign);
+    return sign;
+#else
+    return _PyLong_Sign(o);
+#endif
 }
 
 /* ---- argument parsing ------------------------------------------------------------------ */
@@ -102,6 +127,8 @@ static size_t limbs_for_bytes(Py_ssize_t nbytes)
     return n;
 }
 
+/* No exception is raised and caught on the way: ints past 64 bits are as common as small
+ * ones here. */
 int nb_parse(PyObject *o, nim_arg *out)
 {
     if (!PyLong_Check(o)) {
@@ -110,27 +137,18 @@ int nb_parse(PyObject *o, nim_arg *out)
         return -1;
     }
     out->obj = o;
-    unsigned long long u = PyLong_AsUnsignedLongLong(o); /* the common case, in one call */
-    if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
-        out->small = u;
-        out->limbs = 1;
-        return 0;
-    }
-    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-        return -1;
-    PyErr_Clear();
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow < 0 || (overflow == 0 && v < 0)) {
+    if (long_sign(o) < 0) {
         set_negative_error(o);
         return -1;
     }
-    PyErr_Clear();
     Py_ssize_t nbytes = long_nbytes(o);
     if (nbytes < 0)
         return -1;
+    if (nbytes <= 8) {
+        out->small = PyLong_AsUnsignedLongLong(o);
+        out->limbs = 1;
+        return out->small == (unsigned long long)-1 && PyErr_Occurred() ? -1 : 0;
+    }
     out->limbs = limbs_for_bytes(nbytes);
     if (out->limbs > NB_MAX_LIMBS) {
         PyErr_Format(PyExc_ValueError,
@@ -197,6 +215,8 @@ static PyObject *pow_zero_base(PyObject *k)
 /* Operands of this many limbs and more are computed with the GIL released (their copies
  * are the core's input): 4096 bits, where a product takes tens of microseconds. */
 #define RELEASE_GIL_LIMBS 64
+/* Operands up to 512 bits compute in a buffer on the stack (no allocation per call). */
+#define STACK_LIMBS (3 * 8 + 12 * 8 + 16 + 2 * 8)
 
 /* All sizes: load into n limbs, compute in the core (nim basis in and out). */
 static PyObject *scalar_limbs(nim_op op, const nim_arg *a, const nim_arg *b, PyObject *k)
@@ -205,7 +225,8 @@ static PyObject *scalar_limbs(nim_op op, const nim_arg *a, const nim_arg *b, PyO
     if (b && b->limbs > n)
         n = b->limbs;
     size_t total = 3 * n + tw_scratch_limbs(n);
-    u64 *buf = (u64 *)PyMem_Malloc(total * sizeof(u64));
+    u64 on_stack[STACK_LIMBS];
+    u64 *buf = total <= STACK_LIMBS ? on_stack : (u64 *)PyMem_Malloc(total * sizeof(u64));
     if (!buf)
         return PyErr_NoMemory();
     u64 *x = buf, *y = buf + n, *out = buf + 2 * n, *s = buf + 3 * n;
@@ -230,7 +251,8 @@ static PyObject *scalar_limbs(nim_op op, const nim_arg *a, const nim_arg *b, PyO
         PyEval_RestoreThread(saved);
     result = status == NC_OK ? nb_from_limbs(out, n) : nb_status_error(status);
 done:
-    PyMem_Free(buf);
+    if (buf != on_stack)
+        PyMem_Free(buf);
     return result;
 }
 
