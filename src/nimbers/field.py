@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from .arith import _check_int, field_bits, nim_inv, nim_mul, nim_pow, nim_square, nim_sqrt
+from .arith import _check_int, field_bits, nim_div, nim_inv, nim_mul, nim_pow, nim_square, nim_sqrt
 
 __all__ = ["FERMAT_PRIME_FACTORS", "group_order_factors", "nim_order", "is_primitive",
            "primitive_element", "nim_log", "nim_trace", "nim_norm", "conjugates",
@@ -284,12 +284,47 @@ def minimal_polynomial(a: int) -> list[int]:
 # ---- quadratic equations ---------------------------------------------------------------------
 
 
+@lru_cache(maxsize=None)
+def _artin_schreier_tables() -> tuple[tuple[int, ...], ...]:
+    """Byte tables of a GF(2)-linear map S on GF(2^64) with S(d)^2 + S(d) = d for every d
+    that has a root there.  y -> y^2 + y is linear over GF(2) (squaring is the Frobenius map)
+    with kernel {0, 1}, so one Gauss-Jordan elimination (its images of the basis, reduced so
+    each pivot bit belongs to one image) gives a preimage map, applied as eight lookups.
+    The roots are y and y + 1, so a subfield that holds a root holds the one S finds."""
+    pivots: dict[int, tuple[int, int]] = {}  # pivot bit -> (image, preimage), fully reduced
+    bits = 64
+    for i in range(bits):
+        image, pre = nim_square(1 << i) ^ (1 << i), 1 << i
+        for p, (v, w) in pivots.items():
+            if image >> p & 1:
+                image, pre = image ^ v, pre ^ w
+        if image:
+            p = image.bit_length() - 1
+            for q, (v, w) in list(pivots.items()):  # clear the new pivot from the others
+                if v >> p & 1:
+                    pivots[q] = (v ^ image, w ^ pre)
+            pivots[p] = (image, pre)
+    columns = [pivots[j][1] if j in pivots else 0 for j in range(bits)]
+    return tuple(_byte_table(columns[8 * k: 8 * k + 8]) for k in range(8))
+
+
+def _byte_table(columns: list[int]) -> tuple[int, ...]:
+    """The 256 values of the linear map with these (at most 8) columns on a byte."""
+    table = [0]
+    for column in columns:
+        table += [t ^ column for t in table]
+    return tuple(table + [0] * (256 - len(table)))
+
+
 def _artin_schreier(d: int, bits: int) -> int | None:
-    """A root y < 2^bits of y (x) y (+) y = d, or None, by the tower: with y = y1 X + y0,
-    d = d1 X + d0 (X = 2^(bits/2), X (x) X = X + h), the equation splits into
-    y1^2 + y1 = d1 and y0^2 + y0 = d0 + y1^2 (x) h."""
-    if bits == 1:
-        return 0 if d == 0 else None
+    """A root y < 2^bits of y (x) y (+) y = d, or None.  Up to 64 bits: the precomputed
+    linear solve of GF(2^64).  Beyond, by the tower: with y = y1 X + y0, d = d1 X + d0 (X = 2^(bits/2),
+    X (x) X = X + h), the equation splits into y1^2 + y1 = d1 and y0^2 + y0 = d0 + y1^2 (x) h."""
+    if bits <= 64:
+        t = _artin_schreier_tables()
+        y = (t[0][d & 0xFF] ^ t[1][d >> 8 & 0xFF] ^ t[2][d >> 16 & 0xFF] ^ t[3][d >> 24 & 0xFF] ^
+             t[4][d >> 32 & 0xFF] ^ t[5][d >> 40 & 0xFF] ^ t[6][d >> 48 & 0xFF] ^ t[7][d >> 56])
+        return y if y >> bits == 0 and nim_square(y) ^ y == d else None
     half = bits // 2
     X, h = 1 << half, 1 << (half - 1)
     d1, d0 = d >> half, d & (X - 1)
@@ -317,8 +352,8 @@ def solve_quadratic(b: int, c: int, bits: int | None = None) -> list[int]:
         roots = [nim_sqrt(c)]
     else:
         # x = b y: b^2 (y^2 + y) = c, so y^2 + y = c / b^2
-        d = nim_mul(c, nim_inv(nim_square(b)))
-        size = max(field_bits(d), 1)
+        d = nim_div(c, nim_square(b))
+        size = max(field_bits(d), 64)  # GF(2^64) holds the roots of every d below 2^32
         y = _artin_schreier(d, size)
         if y is None:  # the roots lie in the next field up, where every d has them
             y = _artin_schreier(d, 2 * size)
