@@ -1,15 +1,19 @@
 """Worker processes that do the playground's computations under a time limit.
 
 Python cannot stop a thread that is busy in compiled code, so the work of each request runs
-in a separate process: the request's thread sends the call down a pipe and waits at most
+in a separate process: the request's thread sends the call to a worker and waits at most
 ``time_limit`` seconds for the answer.  A worker that has not answered by then is killed and
 replaced, and the request is answered 422 ("the computation took longer than ..."), so one
 request can never occupy the server for longer.  A fixed number of workers also bounds how
 much of the machine the server uses; a request that finds none free within ``queue_wait``
 seconds is answered 503.
 
-Workers start from a fork server that has already imported the library, so a replacement
-is ready in milliseconds (on Linux; elsewhere the spawn start method is used).
+Each worker is a fresh interpreter running :func:`main`, reading calls on its
+standard input and writing answers on its standard output (length-prefixed pickles; both
+ends are this module).  It is not a fork of the server, so it inherits none of the server's
+threads, and the program that started the server is not imported again (as
+multiprocessing's spawn and forkserver methods would do).  A replacement costs the library's
+import, a fraction of a second, and happens only after a computation was stopped.
 
 >>> with WorkerPool(workers=1, time_limit=5) as pool:
 ...     pool.call("calculate", {"op": "mul", "a": 5, "b": 11})["result"]["dec"]
@@ -18,14 +22,18 @@ is ready in milliseconds (on Linux; elsewhere the spawn start method is used).
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import pickle
 import queue
+import struct
+import subprocess
+import sys
 import threading
 import traceback
-from multiprocessing.connection import Connection
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
-__all__ = ["WorkerPool", "TooMuchWork", "Busy", "CLIENT_ERRORS"]
+__all__ = ["WorkerPool", "TooMuchWork", "Busy", "WorkFailed", "CLIENT_ERRORS"]
 
 #: Exceptions that mean the input was wrong (answered 400 with their message).
 CLIENT_ERRORS = (ValueError, TypeError, ZeroDivisionError, OverflowError)
@@ -40,54 +48,99 @@ class Busy(Exception):
 
 
 class WorkFailed(Exception):
-    """The computation raised an unexpected error (a bug: answered 500)."""
+    """The computation raised an unexpected error, or its worker died (a bug: 500)."""
 
 
-def _context() -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["nimbers.web.api"])
-        return ctx
-    return multiprocessing.get_context("spawn")
+# ---- the messages --------------------------------------------------------------------------
+
+def _send(stream: BinaryIO, message: Any) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack(">Q", len(data)) + data)
+    stream.flush()
 
 
-def _serve(conn: Connection) -> None:
-    """A worker's loop: receive (function name, keyword arguments), answer
-    ("ok", result), ("error", (kind, message)) or ("bug", text)."""
+def _receive(stream: BinaryIO) -> Any:
+    """One message, or None at the end of the stream."""
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    (size,) = struct.unpack(">Q", head)
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)
+
+
+# ---- the worker's side ---------------------------------------------------------------------
+
+def _answer(name: str, kwargs: dict[str, Any]) -> tuple[str, Any]:
+    """("ok", result), ("error", (kind, message)) for bad input, or ("bug", traceback)."""
     from . import api
 
+    try:
+        return "ok", getattr(api, name)(**kwargs)
+    except CLIENT_ERRORS as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return "error", (type(exc).__name__, message)
+    except MemoryError:
+        return "error", ("MemoryError", "the computation needs too much memory")
+    except Exception:  # noqa: BLE001 (a bug: report it, keep the worker alive)
+        return "bug", traceback.format_exc(limit=5)
+
+
+def main() -> None:
+    """A worker's loop: (function name, keyword arguments) in, an answer out."""
+    calls, answers = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not corrupt the answers
+    from . import api  # noqa: F401 (imported before the first call, not during it)
+
     while True:
-        try:
-            name, kwargs = conn.recv()
-        except (EOFError, OSError, KeyboardInterrupt):
+        message = _receive(calls)
+        if message is None:
             return
-        try:
-            result = ("ok", getattr(api, name)(**kwargs))
-        except CLIENT_ERRORS as exc:
-            message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            result = ("error", (type(exc).__name__, message))
-        except MemoryError:
-            result = ("error", ("MemoryError", "the computation needs too much memory"))
-        except Exception:  # noqa: BLE001 (a bug: report it, keep the worker alive)
-            result = ("bug", traceback.format_exc(limit=5))
-        try:
-            conn.send(result)
-        except (OSError, ValueError):
-            return
+        _send(answers, _answer(*message))
+
+
+# ---- the server's side ---------------------------------------------------------------------
+
+_WORKER_MAIN = "from nimbers.web.worker import main; main()"
 
 
 class _Worker:
-    def __init__(self, ctx: Any) -> None:
-        self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(child,), daemon=True)
-        self.process.start()
-        child.close()
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        package_root = str(Path(__file__).resolve().parents[2])  # the folder holding nimbers/
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen([sys.executable, "-c", _WORKER_MAIN],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.answers: queue.Queue[Any] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        """Moves the worker's answers into a queue, so that a request can wait on it with a
+        timeout (portable, unlike select on pipes)."""
+        while True:
+            try:
+                message = _receive(self.process.stdout)
+            except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+                message = None
+            self.answers.put(message)
+            if message is None:
+                return
+
+    def ask(self, name: str, kwargs: dict[str, Any], timeout: float) -> Any:
+        """The answer, or None when the worker died; queue.Empty after timeout seconds."""
+        _send(self.process.stdin, (name, kwargs))
+        return self.answers.get(timeout=timeout)
 
     def stop(self) -> None:
         self.process.kill()
-        self.process.join(timeout=5)
-        self.conn.close()
+        self.process.wait(timeout=5)
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
 
 
 class WorkerPool:
@@ -98,7 +151,6 @@ class WorkerPool:
             raise ValueError("a worker pool needs at least one worker")
         self.time_limit = time_limit
         self.queue_wait = queue_wait
-        self._ctx = _context()
         self._idle: queue.Queue[_Worker] = queue.Queue()
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
@@ -107,7 +159,7 @@ class WorkerPool:
             self._add()
 
     def _add(self) -> None:
-        w = _Worker(self._ctx)
+        w = _Worker()
         with self._lock:
             if self._closed:
                 w.stop()
@@ -123,28 +175,25 @@ class WorkerPool:
         threading.Thread(target=self._add, daemon=True).start()
 
     def call(self, name: str, kwargs: dict[str, Any]) -> Any:
-        """api.name(**kwargs) in a worker; raises the input's error (ValueError, ...),
-        TooMuchWork, Busy or WorkFailed."""
+        """api.name(**kwargs) in a worker; raises the input's error (ValueError, TypeError,
+        ZeroDivisionError), TooMuchWork, Busy or WorkFailed."""
         try:
             w = self._idle.get(timeout=self.queue_wait)
         except queue.Empty:
             raise Busy(f"every worker stayed busy for {self.queue_wait:g} s") from None
         try:
-            w.conn.send((name, kwargs))
-            if not w.conn.poll(self.time_limit):
-                self._replace(w)
-                w = None
-                raise TooMuchWork(f"the computation took longer than {self.time_limit:g} s "
-                                  "and was stopped: try smaller input")
-            status, payload = w.conn.recv()
-        except (EOFError, OSError) as exc:  # the worker died (killed by the system?)
-            if w is not None:
-                self._replace(w)
-                w = None
-            raise WorkFailed(f"a worker process stopped: {exc!r}") from None
-        finally:
-            if w is not None:
-                self._idle.put(w)
+            answer = w.ask(name, kwargs, self.time_limit)
+        except queue.Empty:
+            self._replace(w)
+            raise TooMuchWork(f"the computation took longer than {self.time_limit:g} s "
+                              "and was stopped: try smaller input") from None
+        except OSError:  # the pipe broke: the worker died
+            answer = None
+        if answer is None:
+            self._replace(w)
+            raise WorkFailed("a worker process stopped unexpectedly")
+        self._idle.put(w)
+        status, payload = answer
         if status == "ok":
             return payload
         if status == "error":
