@@ -87,7 +87,7 @@ def derivation(a: int, b: int) -> dict[str, Any]:
     """explain_mul's steps for one product (a table cell).
 
     >>> derivation(2, 3)["lines"]
-    ['2 ⊗ 3', '= (2 ⊗ 2) ⊕ (2 ⊗ 1)', '= 3 ⊕ 2', '= 1']
+    ['2 ⊗ 3', '= 2 ⊗ (2 ⊕ 1)', '= (2 ⊗ 2) ⊕ (2 ⊗ 1)', '= 3 ⊕ 2', '= 1']
     """
     if max(a, b).bit_length() > MAX_EXPLAIN_BITS:
         raise ValueError(f"derivations are shown for operands of up to {MAX_EXPLAIN_BITS} bits")
