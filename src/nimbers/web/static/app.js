@@ -40,6 +40,14 @@ async function guarded(errorId, action) {
   }
 }
 
+// Answers may come back out of order (two workers): each kind of request keeps a counter,
+// and an answer is drawn only if no newer request of its kind was sent meanwhile.
+const sent = {};
+function ticket(kind) {
+  const mine = (sent[kind] = (sent[kind] || 0) + 1);
+  return () => sent[kind] === mine;
+}
+
 function derivationLines(box, lines, notes = []) {
   box.replaceChildren(...lines.map((l) => el("div", { text: l })),
                       ...notes.map((n) => el("div", { class: "note", text: n })));
@@ -77,7 +85,9 @@ async function calculate() {
   const params = { op, a: $("calc-a").value };
   if (!ONE_OPERAND.includes(op)) params.b = $("calc-b").value;
   $("calc-b-label").hidden = ONE_OPERAND.includes(op);
+  const current = ticket("calc");
   const r = await guarded("calc-error", () => api("/api/calc", params));
+  if (!current()) return;
   if (!r) {
     $("calc-result").replaceChildren();
     $("calc-derivation").replaceChildren();
@@ -100,8 +110,9 @@ let tableImage = null;
 async function drawTable() {
   const op = $("tab-op").value;
   const n = Number($("tab-n").value);
+  const current = ticket("table");
   const data = await guarded("tab-error", () => api("/api/table", { op, n }));
-  if (!data) return;
+  if (!data || !current()) return;
   table = data;
   tableImage = new Image();
   tableImage.onload = paintTable;
@@ -158,14 +169,15 @@ function cellAt(canvas, event, n) {
 
 async function explainCell(a, b, op, value, infoBox, derivationBox, errorId) {
   const sign = op === "mul" ? "⊗" : "⊕";
+  const current = ticket("cell");
   if (infoBox) infoBox.textContent = `row ${a}, column ${b}: ${a} ${sign} ${b} = ${value}`;
   if (op === "add") {
     const r = await guarded(errorId, () => api("/api/calc", { op: "add", a, b }));
-    if (r) derivationLines(derivationBox, r.derivation);
+    if (r && current()) derivationLines(derivationBox, r.derivation);
     return;
   }
   const r = await guarded(errorId, () => api("/api/explain", { a, b }));
-  if (r) derivationLines(derivationBox, r.lines, r.notes);
+  if (r && current()) derivationLines(derivationBox, r.lines, r.notes);
 }
 
 let lastHover = "";
@@ -204,8 +216,9 @@ async function showMexStep() {
   const n = mex.n;
   const k = Math.min(mexStep, n * n - 1);
   const a = Math.floor(k / n), b = k % n;
+  const current = ticket("mex");
   const data = await guarded("mex-error", () => api("/api/mex", { n, a, b }));
-  if (!data) return;
+  if (!data || !current()) return;
   const head = el("tr", {}, el("th", { text: "⊗" }), ...[...Array(n).keys()].map((j) => el("th", { text: j })));
   const rows = [head];
   for (let i = 0; i < n; i++) {
@@ -476,8 +489,9 @@ function applyMove(r) {
 async function showHint() {
   if (!play.position) return;
   const kind = endpoint(play.kind);
+  const current = ticket("hint");
   const r = await guarded("play-error", () => api(`/api/${kind}/hint`, positionParams()));
-  if (!r) return;
+  if (!r || !current()) return;
   const box = $("play-hint-box");
   const parts = [];
   if (play.kind === "turning") {
@@ -532,8 +546,9 @@ function svg(tag, attrs = {}, text = "") {
 
 async function plotHeap() {
   const game = $("seq-heap-game").value, n = $("seq-heap-n").value;
+  const current = ticket("heap-sequence");
   const r = await guarded("seq-heap-error", () => api("/api/sequence/heap", { game, n, search: 65536 }));
-  if (!r) return;
+  if (!r || !current()) return;
   $("seq-heap-info").replaceChildren(
     el("div", { id: "seq-heap-period", text: `${r.name} (${r.code}): ${r.text}` }),
     el("div", { class: "other", text: "g(0 …): " + r.values.slice(0, 60).join(" ") + (r.values.length > 60 ? " …" : "") }));
@@ -565,8 +580,9 @@ async function plotHeap() {
 
 async function showTurning() {
   const game = $("seq-turn-game").value, n = $("seq-turn-n").value;
+  const current = ticket("turning-sequence");
   const r = await guarded("seq-turn-error", () => api("/api/sequence/turning", { game, n }));
-  if (!r) return;
+  if (!r || !current()) return;
   $("seq-turn-info").textContent = `${r.name} (${r.code}, coins from 0): ` +
     (r.formula ? `${r.formula}; the computed values ${r.agree ? "agree with it ✓" : "DISAGREE ✗"}` : "no closed form known here");
   const head = el("tr", {}, el("th", { text: "x" }), el("th", { text: "G(x)" }),
