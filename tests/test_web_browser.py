@@ -35,6 +35,10 @@ if BROWSER is None or DRIVER is None:
     pytest.skip("no headless browser: install Debian's chromium and chromium-driver "
                 "(apt-get install -y chromium chromium-driver)", allow_module_level=True)
 
+if os.environ.get("NIMBERS_UNDER_SANITIZER"):
+    pytest.skip("the browser is not run under the sanitizers' preloaded libraries (the pages "
+                "exercise no C code; the API tests still run)", allow_module_level=True)
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 

@@ -259,6 +259,9 @@ class _Handler(BaseHTTPRequestHandler):
     server: PlaygroundServer
     protocol_version = "HTTP/1.1"
     server_version = "nimbers-playground"
+    # headers and body leave in two writes: without this, Nagle's algorithm holds the body
+    # until the client's delayed ACK, 40 ms later, on every keep-alive request
+    disable_nagle_algorithm = True
 
     # -- answers --
     def _send(self, status: int, body: bytes, content_type: str) -> None:
