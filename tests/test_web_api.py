@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import signal
+import subprocess
+import sys
 import struct
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -297,3 +300,32 @@ def test_concurrent_requests_all_answer(server):
     with ThreadPoolExecutor(8) as pool:
         statuses = list(pool.map(lambda p: request(server, p)[0], paths))
     assert statuses == [200] * len(paths)
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+def test_serve_refuses_a_bad_port(capsys):
+    from nimbers.cli import main
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be between 0 and 65535" in capsys.readouterr().err
+
+
+def test_serve_starts_answers_and_stops_on_ctrl_c():
+    proc = subprocess.Popen([sys.executable, "-m", "nimbers", "serve", "--port", "0"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()  # "nimbers playground on http://localhost:PORT/ ..."
+        assert "http://localhost:" in line
+        port = int(line.split("http://localhost:")[1].split("/")[0])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/api/calc?op=mul&a=8&b=8")
+        assert json.load(conn.getresponse())["result"]["dec"] == "13"
+        conn.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        rest = proc.stderr.read()
+        assert "stopped" in rest and "Traceback" not in rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

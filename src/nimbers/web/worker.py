@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import pickle
 import queue
+import signal
 import struct
 import subprocess
 import sys
@@ -92,6 +93,9 @@ def main() -> None:
     """A worker's loop: (function name, keyword arguments) in, an answer out."""
     calls, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
+    # Ctrl-C in a terminal reaches the whole process group: the server stops, and its
+    # workers end when their input closes, not with a traceback each
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from . import api  # noqa: F401 (imported before the first call, not during it)
 
     while True:
