@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from .. import arith, explain, field, tables
-from ..games import grundy, nim, play, tartan, turning
+from .. import games
+from ..games import nim, play
 from . import png
 
 #: Discrete logarithms in the playground stop at 64-bit fields: the library goes to 128 bits,
@@ -132,7 +133,7 @@ def mex_step(n: int, a: int, b: int) -> dict[str, Any]:
     t = tables.mex_table(n, progress=False).astype(np.int64)
     opts = sorted({int(t[x, b] ^ t[a, y] ^ t[x, y]) for x in range(a) for y in range(b)})
     return {"n": n, "rows": t.tolist(), "a": a, "b": b, "options": opts,
-            "mex": grundy.mex(opts), "product": int(arith.nim_mul(a, b))}
+            "mex": games.mex(opts), "product": int(arith.nim_mul(a, b))}
 
 
 # ---- Nim -----------------------------------------------------------------------------------
@@ -151,9 +152,10 @@ def nim_hint(piles: list[int], misere: bool) -> dict[str, Any]:
             "non-zero sum some move brings it back to 0, so whoever leaves 0 can keep doing "
             "it and takes the last stone.")
     if misere:
-        rule = ("Misère Nim is played like Nim until a move would leave only piles of 0 or 1 "
-                "stone; then leave an odd number of single stones, so the opponent takes the "
-                "last one. " + rule.replace("takes the last stone", "forces the end"))
+        rule = ("Misère Nim (Bouton): play as in Nim, leaving a nim-sum of 0, as long as some "
+                "pile keeps 2 or more stones; when a move would leave only piles of 0 or 1 "
+                "stone, leave an odd number of single stones instead, so that the opponent "
+                "must take the last one.")
     out = []
     for m in moves:
         after = list(piles)
@@ -207,7 +209,7 @@ HEAP_NAMES = {
 
 
 @lru_cache(maxsize=64)
-def heap_game(spec: str) -> grundy.HeapGame:
+def heap_game(spec: str) -> games.HeapGame:
     """A heap game from a name (kayles, dawsons-kayles, grundy, ...), an octal or
     take-and-break code ("0.77", "4.07", "0.3F"), or a subtraction set ("S(1,3,4)").
 
@@ -216,9 +218,9 @@ def heap_game(spec: str) -> grundy.HeapGame:
     """
     key = spec.strip().lower().replace("'", "").replace("_", "-").replace(" ", "-")
     if key in ("grundy", "grundys-game"):
-        return grundy.grundy_game()
+        return games.grundy_game()
     if key in HEAP_NAMES:
-        return grundy.take_break_game(HEAP_NAMES[key], name=key)
+        return games.take_break_game(HEAP_NAMES[key], name=key)
     if key.startswith("s(") and key.endswith(")"):
         try:
             amounts = [int(v) for v in key[2:-1].split(",") if v.strip()]
@@ -226,8 +228,8 @@ def heap_game(spec: str) -> grundy.HeapGame:
             raise ValueError(f"a subtraction set is written S(1,3,4), got {spec!r}") from None
         if len(amounts) > 32 or any(v > 1000 for v in amounts):
             raise ValueError("a subtraction set here has at most 32 amounts, each at most 1000")
-        return grundy.subtraction_game(amounts)
-    return grundy.take_break_game(spec)
+        return games.subtraction_game(amounts)
+    return games.heap_game_from_code(spec)
 
 
 def _heap_move_text(index: int, take: int, old: int, left: tuple[int, ...]) -> str:
@@ -303,9 +305,9 @@ def heap_reply(spec: str, heaps: list[int]) -> dict[str, Any]:
 # ---- coin-turning games --------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
-def turning_game(spec: str) -> turning.TurningGame:
+def turning_game(spec: str) -> games.TurningGame:
     """A family name (ruler, mocking-turtles, ..., at-most-T) or a turning code."""
-    return turning.named_game(spec)
+    return games.named_game(spec)
 
 
 def _row(heads: list[int], length: int) -> str:
@@ -315,7 +317,7 @@ def _row(heads: list[int], length: int) -> str:
 def turning_hint(spec: str, row: str) -> dict[str, Any]:
     """G(x) of every coin, the nim-sum over the heads, and a winning move."""
     game = turning_game(spec)
-    heads = turning.heads_of(row)
+    heads = games.heads_of(row)
     values = [str(int(v)) for v in game.values(len(row)).tolist()]
     total = game.position_value(heads)
     move = game.winning_move(heads)
@@ -336,7 +338,7 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
 def turning_move(spec: str, row: str, coins: list[int]) -> dict[str, Any]:
     """The human's move, checked by the library's coin-turning player (TurningPlay)."""
     game = play.TurningPlay(turning_game(spec), len(row))
-    new = game.parse(" ".join(str(c) for c in coins), turning.heads_of(row))
+    new = game.parse(" ".join(str(c) for c in coins), games.heads_of(row))
     result = _finish(_row(new, len(row)), game.over(new), "human", True)
     result["text"] = "turn coins " + ", ".join(str(c) for c in sorted(coins))
     return result
@@ -344,7 +346,7 @@ def turning_move(spec: str, row: str, coins: list[int]) -> dict[str, Any]:
 
 def turning_reply(spec: str, row: str) -> dict[str, Any]:
     game = play.TurningPlay(turning_game(spec), len(row))
-    heads = turning.heads_of(row)
+    heads = games.heads_of(row)
     if game.over(heads):
         raise ValueError("the game is over: no move is left")
     text, new = game.computer(heads)
@@ -359,18 +361,18 @@ TARTAN_NAMES = {"turning-corners": ("twins", "twins"), "rugs": ("ruler", "ruler"
 
 
 @lru_cache(maxsize=64)
-def tartan_game(rows_game: str, cols_game: str) -> tartan.Tartan:
+def tartan_game(rows_game: str, cols_game: str) -> games.Tartan:
     """The Tartan product of two coin-turning games (names or codes); the named products
     (turning-corners, rugs) are given as rows_game with cols_game empty."""
     key = rows_game.strip().lower()
     if not cols_game and key in TARTAN_NAMES:
-        return tartan.tartan(*TARTAN_NAMES[key], name=key)
+        return games.tartan(*TARTAN_NAMES[key], name=key)
     if not cols_game:
         raise ValueError(f"unknown product {rows_game!r}: give turning-corners, rugs, or two games")
-    return tartan.tartan(turning_game(rows_game), turning_game(cols_game))
+    return games.tartan(turning_game(rows_game), turning_game(cols_game))
 
 
-def _tartan_over(game: tartan.Tartan, heads: list[tuple[int, int]]) -> bool:
+def _tartan_over(game: games.Tartan, heads: list[tuple[int, int]]) -> bool:
     """No head has a move: in some direction its factor game has no move there."""
     row_game, col_game = game.factors
     for a, b in heads:
@@ -380,7 +382,7 @@ def _tartan_over(game: tartan.Tartan, heads: list[tuple[int, int]]) -> bool:
     return True
 
 
-def _tartan_legal(game: tartan.Tartan, heads: list[tuple[int, int]],
+def _tartan_legal(game: games.Tartan, heads: list[tuple[int, int]],
                   coins: list[tuple[int, int]]) -> None:
     """A move turns R x C, R a move of the row game and C one of the column game, and its
     bottom-right coin is a head; raises ValueError saying what is wrong."""
@@ -472,7 +474,7 @@ def heap_sequence(spec: str, n: int, search: int) -> dict[str, Any]:
             "checked_up_to": found.checked_up_to, "text": str(found)}
 
 
-#: The closed forms of turning.CLOSED_FORMS, in words (coins from 0).
+#: The closed forms of games.CLOSED_FORMS, in words (coins from 0).
 CLOSED_FORM_TEXT = {
     "turning-turtles": "G(x) = x + 1",
     "mocking-turtles": "G(x) = 2x if x is odious (odd number of 1 bits), else 2x + 1",
@@ -487,8 +489,8 @@ def turning_sequence(spec: str, n: int) -> dict[str, Any]:
     """The first n values of a coin-turning game beside its closed form, when it has one."""
     game = turning_game(spec)
     values = [str(int(v)) for v in game.values(n).tolist()]
-    key = game.name if game.name in turning.CLOSED_FORMS else None
-    closed = [str(turning.closed_form(key, x)) for x in range(n)] if key else None
+    key = game.name if game.name in games.CLOSED_FORMS else None
+    closed = [str(games.closed_form(key, x)) for x in range(n)] if key else None
     return {"name": game.name, "code": game.code, "values": values, "closed_form": closed,
             "formula": CLOSED_FORM_TEXT.get(key or ""), "agree": closed == values if closed else None}
 
@@ -497,5 +499,5 @@ def catalogue() -> dict[str, Any]:
     """The names the pages offer in their menus."""
     return {"heap_games": ["kayles", "dawsons-kayles", "dawsons-chess", "guiles", "treblecross",
                            "grundy", "S(1,2,3)", "S(1,3,4)", "0.137", "4.07"],
-            "turning_games": sorted(turning.NAMED_GAMES),
+            "turning_games": sorted(games.NAMED_GAMES),
             "tartan_games": sorted(TARTAN_NAMES)}
