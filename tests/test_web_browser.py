@@ -207,6 +207,32 @@ def test_a_turning_corners_move(browser, server, shots):
     browser.save_screenshot(str(shots / "web-play-corners.png"))
 
 
+def test_a_kayles_move_and_a_coin_turning_move(browser, server):
+    open_page(browser, server, "play")
+    _new_game(browser, "heap", **{"play-heap-game": "kayles", "play-heaps": "3 4"})
+    move = _hinted_move(browser)  # Kayles 3 + 4: values 3 and 1; take 2 from the 3, leave 1
+    assert move["text"] == "take 2 from heap 1 (3), leaving 1"
+    browser.find_element(By.CSS_SELECTOR, '.heap[data-heap="0"]').click()
+    WebDriverWait(browser, 15).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, "#play-options .option")))
+    option = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#play-options .option")
+                  if b.text == move["text"])
+    option.click()
+    WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, "#play-log li")) == 2)
+    assert browser.find_elements(By.CSS_SELECTOR, "#play-log li")[1].text.startswith("computer:")
+
+    _new_game(browser, "turning", **{"play-turning-game": "ruler", "play-row": "HTHHT"})
+    move = _hinted_move(browser)  # Ruler: G = 1, 1, 4 on the heads: turn coin 3 alone
+    assert move["coins"] == [3]
+    browser.find_element(By.CSS_SELECTOR, '.coin[data-coin="3"]').click()
+    browser.find_element(By.ID, "play-turn").click()
+    WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, "#play-log li")) == 2)
+    row = "".join(c.text[0] for c in browser.find_elements(By.CSS_SELECTOR, ".coin"))
+    assert row != "HTHTT"  # after our move HTHTT (value 0), the computer moved too
+
+
 def test_sequences_mark_the_period_and_compare_closed_forms(browser, server, shots):
     open_page(browser, server, "sequences")
     wait_text(browser, "#seq-heap-period", "period 12, pre-period 71 (proven)")
