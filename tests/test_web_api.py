@@ -329,3 +329,23 @@ def test_serve_starts_answers_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+WEIRD = [None, True, 1.5, -1, 2**70, "", "x", "0x", "1e5", "١٢", [], [1], [[1, 2]], {"a": 1},
+         "3:3:3", "-0b1", " 7 ", "H" * 100]
+
+
+def test_no_parameter_value_gets_a_500(server):
+    """Every endpoint, each parameter replaced by odd values of every JSON type: the answer is
+    200 or 4xx with a message, never a 5xx."""
+    from urllib.parse import parse_qsl, urlsplit
+    for e in ENDPOINTS:
+        url = urlsplit(e.example)
+        base = dict(parse_qsl(url.query))
+        for name in e.parameters:
+            for value in WEIRD:
+                body = json.dumps({**base, name: value}).encode()
+                status, data, kind = request(server, url.path, method="POST", body=body)
+                assert status < 500, (e.path, name, value, data)
+                if status != 200:
+                    assert data["error"], (e.path, name, value)

@@ -387,6 +387,8 @@ def _tartan_legal(game: games.Tartan, heads: list[tuple[int, int]],
     """A move turns R x C, R a move of the row game and C one of the column game, and its
     bottom-right coin is a head; raises ValueError saying what is wrong."""
     chosen = set(coins)
+    if not chosen:
+        raise ValueError("choose the coins to turn")
     rows = sorted({a for a, _ in chosen})
     cols = sorted({b for _, b in chosen})
     if chosen != {(a, b) for a in rows for b in cols}:

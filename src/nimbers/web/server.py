@@ -229,7 +229,8 @@ def api_index() -> dict[str, Any]:
                           for e in ENDPOINTS],
             "methods": "GET with a query string, or POST with a JSON object of the same "
                        "parameters",
-            "errors": "4xx with {\"error\": message}: 400 bad parameter, 404 unknown path, "
+            "errors": "4xx with {\"error\": message}: 400 bad parameter, 403 not addressed to "
+                      "localhost, 404 unknown path, "
                       "405 method, 413 body too large, 422 over the time limit, 503 busy"}
 
 
