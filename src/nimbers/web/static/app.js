@@ -547,7 +547,12 @@ function svg(tag, attrs = {}, text = "") {
 async function plotHeap() {
   const game = $("seq-heap-game").value, n = $("seq-heap-n").value;
   const current = ticket("heap-sequence");
-  const r = await guarded("seq-heap-error", () => api("/api/sequence/heap", { game, n, search: 65536 }));
+  // look for the period among 65536 values; if that runs past the time limit, among 4096
+  const r = await guarded("seq-heap-error", () => api("/api/sequence/heap", { game, n, search: 65536 })
+    .catch((e) => {
+      if (!String(e.message).includes("longer than")) throw e;
+      return api("/api/sequence/heap", { game, n, search: 4096 });
+    }));
   if (!r || !current()) return;
   $("seq-heap-info").replaceChildren(
     el("div", { id: "seq-heap-period", text: `${r.name} (${r.code}): ${r.text}` }),
