@@ -304,6 +304,20 @@ def test_concurrent_requests_all_answer(server):
 
 # ---- the command ---------------------------------------------------------------------------
 
+def test_ipv6_loopback():
+    s = make_server("::1", 0, workers=1)
+    try:
+        serve_in_thread(s)
+        assert s.url.startswith("http://[::1]:")
+        conn = http.client.HTTPConnection("::1", s.server_address[1], timeout=30)
+        conn.request("GET", "/api/calc?op=add&a=3&b=5")
+        assert json.load(conn.getresponse())["result"]["dec"] == "6"
+        conn.close()
+    finally:
+        s.shutdown()
+        s.server_close()
+
+
 def test_serve_refuses_a_bad_port(capsys):
     from nimbers.cli import main
     assert main(["serve", "--port", "70000"]) == 2
@@ -314,9 +328,9 @@ def test_serve_starts_answers_and_stops_on_ctrl_c():
     proc = subprocess.Popen([sys.executable, "-m", "nimbers", "serve", "--port", "0"],
                             stderr=subprocess.PIPE, text=True)
     try:
-        line = proc.stderr.readline()  # "nimbers playground on http://localhost:PORT/ ..."
-        assert "http://localhost:" in line
-        port = int(line.split("http://localhost:")[1].split("/")[0])
+        line = proc.stderr.readline()  # "nimbers playground on http://127.0.0.1:PORT/ ..."
+        assert "http://127.0.0.1:" in line
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", "/api/calc?op=mul&a=8&b=8")
         assert json.load(conn.getresponse())["result"]["dec"] == "13"

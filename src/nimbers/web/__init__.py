@@ -18,7 +18,7 @@ framework does for us either.  Request parsing and validation are short and expl
 to localhost by default and answers only requests addressed to localhost.
 
 >>> server = make_server(port=0, workers=1)
->>> server.url.startswith("http://localhost:")
+>>> server.url.startswith("http://127.0.0.1:")
 True
 >>> server.server_close()
 """

@@ -14,6 +14,7 @@ unknown path; 405 for a method other than GET, HEAD or POST; 413 for a body over
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import threading
 from dataclasses import dataclass
@@ -244,6 +245,8 @@ class PlaygroundServer(ThreadingHTTPServer):
         self.pool = pool
         self.quiet = quiet
         self.loopback_only = address[0] in LOOPBACK
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
 
     def server_close(self) -> None:
@@ -253,7 +256,7 @@ class PlaygroundServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{'localhost' if host in LOOPBACK else host}:{port}/"
+        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 class _Handler(BaseHTTPRequestHandler):
