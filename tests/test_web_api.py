@@ -287,11 +287,17 @@ def test_pages_are_served_with_their_files(server):
         assert status == 200 and kind.startswith(kind_)
 
 
-def test_a_computation_past_the_time_limit_is_stopped(server):
-    status, data = get(server, "/api/turning/hint", game="1-20S", row="H" * 40)
-    assert status == 422 and "longer than" in data["error"]
-    # the pool replaced the killed worker: the server still answers
-    assert ok(server, "/api/calc", op="mul", a=5, b=11)["result"]["dec"] == "12"
+def test_a_computation_past_the_time_limit_is_stopped():
+    quick = make_server("127.0.0.1", 0, workers=1, time_limit=0.5)
+    serve_in_thread(quick)
+    try:
+        status, data = get(quick, "/api/turning/hint", game="1-20S", row="H" * 40)
+        assert status == 422 and "longer than 0.5 s" in data["error"]
+        # the pool replaced the killed worker: the server still answers
+        assert ok(quick, "/api/calc", op="mul", a=5, b=11)["result"]["dec"] == "12"
+    finally:
+        quick.shutdown()
+        quick.server_close()
 
 
 def test_concurrent_requests_all_answer(server):

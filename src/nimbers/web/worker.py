@@ -98,6 +98,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from . import api  # noqa: F401 (imported before the first call, not during it)
 
+    _send(answers, ("ready", None))  # the import's time counts against no request
     while True:
         message = _receive(calls)
         if message is None:
@@ -132,6 +133,16 @@ class _Worker:
             if message is None:
                 return
 
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Waits for the worker's first message, sent once the library is imported."""
+        try:
+            message = self.answers.get(timeout=timeout)
+        except queue.Empty:
+            message = None
+        if message != ("ready", None):
+            self.stop()
+            raise WorkFailed("a worker process did not start")
+
     def ask(self, name: str, kwargs: dict[str, Any], timeout: float) -> Any:
         """The answer, or None when the worker died; queue.Empty after timeout seconds."""
         _send(self.process.stdin, (name, kwargs))
@@ -159,11 +170,24 @@ class WorkerPool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
-        for _ in range(workers):
-            self._add()
+        starting = [_Worker() for _ in range(workers)]  # they import the library in parallel
+        try:
+            for w in starting:
+                self._enlist(w)
+        except WorkFailed:
+            for w in starting:
+                w.stop()
+            raise
 
     def _add(self) -> None:
-        w = _Worker()
+        try:
+            self._enlist(_Worker())
+        except WorkFailed as exc:  # the pool goes on with one worker fewer
+            sys.stderr.write(f"nimbers serve: {exc}\n")
+
+    def _enlist(self, w: _Worker) -> None:
+        """Makes a started worker available once it is ready."""
+        w.wait_ready()
         with self._lock:
             if self._closed:
                 w.stop()
