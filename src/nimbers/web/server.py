@@ -253,6 +253,12 @@ class PlaygroundServer(ThreadingHTTPServer):
         super().server_close()
         self.pool.close()
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-answer is no error worth a traceback."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
+
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
@@ -266,6 +272,7 @@ class _Handler(BaseHTTPRequestHandler):
     # headers and body leave in two writes: without this, Nagle's algorithm holds the body
     # until the client's delayed ACK, 40 ms later, on every keep-alive request
     disable_nagle_algorithm = True
+    timeout = 60  # seconds an idle keep-alive connection may hold its thread
 
     # -- answers --
     def _send(self, status: int, body: bytes, content_type: str) -> None:
