@@ -168,13 +168,14 @@ def test_a_nim_game_played_to_the_end_against_the_computer(browser, server, shot
         move = _hinted_move(browser)
         size = len(browser.find_elements(By.CSS_SELECTOR, f'.stone[data-pile="{move["pile"]}"]'))
         moves_before = len(browser.find_elements(By.CSS_SELECTOR, "#play-log li"))
+        index = size - move["take"]
         browser.find_element(
-            By.CSS_SELECTOR, f'.stone[data-pile="{move["pile"]}"][data-index="{size - move["take"]}"]'
-        ).click()
+            By.CSS_SELECTOR, f'.stone[data-pile="{move["pile"]}"][data-index="{index}"]').click()
         WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(
             By.CSS_SELECTOR, "#play-log li")) >= moves_before + 1)
         status = browser.find_element(By.ID, "play-status")
-        WebDriverWait(browser, 15).until(lambda d: "Your move" in status.text or "win" in status.text)
+        WebDriverWait(browser, 15).until(
+            lambda d: "Your move" in status.text or "win" in status.text)
         if "win" in status.text:
             break
     assert browser.find_element(By.ID, "play-status").text == "You win!"

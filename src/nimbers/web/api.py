@@ -15,7 +15,7 @@ largest integer a browser's JSON parser keeps exactly) are sent as decimal strin
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -46,10 +46,14 @@ def calculate(op: str, a: int, b: int | None = None) -> dict[str, Any]:
     """
     derivation: list[str] = []
     notes: list[str] = []
+    if op not in ("inv", "sqrt") and b is None:
+        raise ValueError(f"{op} takes two operands, a and b")
+    b = 0 if b is None else b  # unused by the one-operand operations
     if op == "add":
         result = arith.nim_add(a, b)
         d = explain.explain_sum(a, b)
-        derivation, check = d.lines, f"{a} ⊕ {b} ⊕ {result} = {arith.nim_add(arith.nim_add(a, b), result)}"
+        derivation = d.lines
+        check = f"{a} ⊕ {b} ⊕ {result} = {arith.nim_add(arith.nim_add(a, b), result)}"
     elif op == "mul":
         result = arith.nim_mul(a, b)
         check = f"{b} ⊗ {a} = {arith.nim_mul(b, a)}"
@@ -79,7 +83,7 @@ def calculate(op: str, a: int, b: int | None = None) -> dict[str, Any]:
         check = f"{b}^{result} = {arith.nim_pow(b, result)} (nim-powers)"
     else:
         raise ValueError(f"unknown operation {op!r}")
-    return {"op": op, "a": str(a), "b": None if b is None else str(b),
+    return {"op": op, "a": str(a), "b": None if op in ("inv", "sqrt") else str(b),
             "result": _number(result), "field_bits": arith.field_bits(result),
             "check": check, "derivation": derivation, "notes": notes}
 
@@ -233,7 +237,10 @@ def heap_game(spec: str) -> games.HeapGame:
 
 
 def _heap_move_text(index: int, take: int, old: int, left: tuple[int, ...]) -> str:
-    what = f"take {take} from heap {index + 1} ({old})" if take else f"split heap {index + 1} ({old})"
+    if take:
+        what = f"take {take} from heap {index + 1} ({old})"
+    else:
+        what = f"split heap {index + 1} ({old})"
     return what + (", leaving " + " + ".join(str(h) for h in left) if left else ", leaving nothing")
 
 
@@ -280,7 +287,8 @@ def heap_hint(spec: str, heaps: list[int]) -> dict[str, Any]:
             "columns": explain.explain_sum(*values).lines if values else [], "why": why}
 
 
-def heap_move(spec: str, heaps: list[int], index: int, take: int, leave: list[int]) -> dict[str, Any]:
+def heap_move(spec: str, heaps: list[int], index: int, take: int,
+              leave: list[int]) -> dict[str, Any]:
     """The human's move, checked by the library's heap player (HeapPlay)."""
     game = play.HeapPlay(heap_game(spec))
     if not 0 <= index < len(heaps):
@@ -372,7 +380,7 @@ def tartan_game(rows_game: str, cols_game: str) -> games.Tartan:
     return games.tartan(turning_game(rows_game), turning_game(cols_game))
 
 
-def _tartan_over(game: games.Tartan, heads: list[tuple[int, int]]) -> bool:
+def _tartan_over(game: games.Tartan, heads: Sequence[tuple[int, ...]]) -> bool:
     """No head has a move: in some direction its factor game has no move there."""
     row_game, col_game = game.factors
     for a, b in heads:
@@ -404,7 +412,7 @@ def _tartan_legal(game: games.Tartan, heads: list[tuple[int, int]],
         raise ValueError(f"columns {cols} are not a move of {col_game.name}")
 
 
-def _coins_text(coins: list[tuple[int, int]]) -> str:
+def _coins_text(coins: list[tuple[int, ...]]) -> str:
     return "turn " + ", ".join(f"({a},{b})" for a, b in sorted(coins))
 
 
@@ -439,7 +447,7 @@ def tartan_move(rows_game: str, cols_game: str, heads: list[tuple[int, int]],
     _tartan_legal(game, heads, coins)
     new = sorted(set(heads) ^ set(coins))
     result = _finish([list(c) for c in new], _tartan_over(game, new), "human", True)
-    result["text"] = _coins_text(coins)
+    result["text"] = _coins_text(list(coins))
     return result
 
 
@@ -456,6 +464,8 @@ def tartan_reply(rows_game: str, cols_game: str, heads: list[tuple[int, int]]) -
             if r is not None and c is not None:
                 move = [(x, y) for x in list(r) + [a] for y in list(c) + [b]]
                 break
+    if move is None:
+        raise ValueError("the game is over: no move is left")
     coins = [tuple(c) for c in move]
     new = sorted(set(heads) ^ set(coins))
     result = _finish([list(c) for c in new], _tartan_over(game, new), "computer", True)
@@ -494,7 +504,8 @@ def turning_sequence(spec: str, n: int) -> dict[str, Any]:
     key = game.name if game.name in games.CLOSED_FORMS else None
     closed = [str(games.closed_form(key, x)) for x in range(n)] if key else None
     return {"name": game.name, "code": game.code, "values": values, "closed_form": closed,
-            "formula": CLOSED_FORM_TEXT.get(key or ""), "agree": closed == values if closed else None}
+            "formula": CLOSED_FORM_TEXT.get(key or ""),
+            "agree": closed == values if closed else None}
 
 
 def catalogue() -> dict[str, Any]:

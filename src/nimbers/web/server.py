@@ -18,7 +18,6 @@ import socket
 import sys
 import threading
 from dataclasses import dataclass
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any, Callable
@@ -176,7 +175,8 @@ ENDPOINTS: list[Endpoint] = [
               "rightmost must be a head"}, "/api/turning/move?game=ruler&row=HTHHT&coins=3",
              "turning_move",
              lambda q: {"spec": _game(q), "row": _row(q),
-                        "coins": P.int_list(q, "coins", most=MAX_COINS, top=MAX_COINS - 1, least=1)}),
+                        "coins": P.int_list(q, "coins", most=MAX_COINS, top=MAX_COINS - 1,
+                                            least=1)}),
     Endpoint("/api/turning/reply", "a coin-turning game: the computer's move",
              {"game": "as above", "row": "the coins"}, "/api/turning/reply?game=ruler&row=HTHHT",
              "turning_reply", lambda q: {"spec": _game(q), "row": _row(q)}),
@@ -261,7 +261,7 @@ class PlaygroundServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
+        host, port = str(self.server_address[0]), self.server_address[1]
         return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 

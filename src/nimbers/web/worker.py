@@ -118,6 +118,9 @@ class _Worker:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         self.process = subprocess.Popen([sys.executable, "-c", _WORKER_MAIN],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.calls: BinaryIO = self.process.stdin  # type: ignore[assignment]
+        self.replies: BinaryIO = self.process.stdout  # type: ignore[assignment]
         self.answers: queue.Queue[Any] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -126,7 +129,7 @@ class _Worker:
         timeout (portable, unlike select on pipes)."""
         while True:
             try:
-                message = _receive(self.process.stdout)
+                message = _receive(self.replies)
             except (OSError, ValueError, EOFError, pickle.UnpicklingError):
                 message = None
             self.answers.put(message)
@@ -145,13 +148,13 @@ class _Worker:
 
     def ask(self, name: str, kwargs: dict[str, Any], timeout: float) -> Any:
         """The answer, or None when the worker died; queue.Empty after timeout seconds."""
-        _send(self.process.stdin, (name, kwargs))
+        _send(self.calls, (name, kwargs))
         return self.answers.get(timeout=timeout)
 
     def stop(self) -> None:
         self.process.kill()
         self.process.wait(timeout=5)
-        for stream in (self.process.stdin, self.process.stdout):
+        for stream in (self.calls, self.replies):
             try:
                 stream.close()
             except OSError:
