@@ -510,7 +510,8 @@ async function showHint() {
   } else {
     parts.push(el("div", { id: "hint-verdict", text: `The value is ${r.total}, not 0: you can win.` }));
     for (const m of r.moves) {
-      parts.push(el("div", { class: "winning-move", text: `Winning move: ${m.text} (the value becomes ${m.after_sum})`,
+      const what = play.kind === "misere" ? "the nim-sum becomes" : "the value becomes";
+      parts.push(el("div", { class: "winning-move", text: `Winning move: ${m.text} (${what} ${m.after_sum})`,
                              "data-move": JSON.stringify(m) }));
     }
   }
