@@ -467,6 +467,26 @@ def _setup_number(text: str) -> int:
         raise UsageError(str(exc)) from None
 
 
+# ---- the web playground ----------------------------------------------------------------
+
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    p.add_argument("--open", action="store_true", help="open the playground in a browser")
+
+
+@command("serve", "the web playground: calculator, tables, games, sequences and a JSON API",
+         "nimbers serve --open")
+@arguments(_serve_args)
+def _serve(args: argparse.Namespace) -> None:
+    from .web import serve
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
+    serve(args.host, args.port, open_browser=args.open)
+    return None
+
+
 # ---- the parser and the entry point ------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:

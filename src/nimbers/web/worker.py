@@ -1,0 +1,247 @@
+"""Worker processes that do the playground's computations under a time limit.
+
+Python cannot stop a thread that is busy in compiled code, so the work of each request runs
+in a separate process: the request's thread sends the call to a worker and waits at most
+``time_limit`` seconds for the answer.  A worker that has not answered by then is killed and
+replaced, and the request is answered 422 ("the computation took longer than ..."), so one
+request can never occupy the server for longer.  A fixed number of workers also bounds how
+much of the machine the server uses; a request that finds none free within ``queue_wait``
+seconds is answered 503.
+
+Each worker is a fresh interpreter running :func:`main`, reading calls on its
+standard input and writing answers on its standard output (length-prefixed pickles; both
+ends are this module).  It is not a fork of the server, so it inherits none of the server's
+threads, and the program that started the server is not imported again (as
+multiprocessing's spawn and forkserver methods would do).  A replacement costs the library's
+import, a fraction of a second, and happens only after a computation was stopped.
+
+>>> with WorkerPool(workers=1, time_limit=5) as pool:
+...     pool.call("calculate", {"op": "mul", "a": 5, "b": 11})["result"]["dec"]
+'12'
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import traceback
+from pathlib import Path
+from typing import Any, BinaryIO
+
+__all__ = ["WorkerPool", "TooMuchWork", "Busy", "WorkFailed", "CLIENT_ERRORS"]
+
+#: Exceptions that mean the input was wrong (answered 400 with their message).
+CLIENT_ERRORS = (ValueError, TypeError, ZeroDivisionError, OverflowError)
+
+
+class TooMuchWork(Exception):
+    """The computation ran past the time limit (its worker was killed)."""
+
+
+class Busy(Exception):
+    """No worker became free in time."""
+
+
+class WorkFailed(Exception):
+    """The computation raised an unexpected error, or its worker died (a bug: 500)."""
+
+
+# ---- the messages --------------------------------------------------------------------------
+
+def _send(stream: BinaryIO, message: Any) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack(">Q", len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: BinaryIO) -> Any:
+    """One message, or None at the end of the stream."""
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    (size,) = struct.unpack(">Q", head)
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return pickle.loads(data)
+
+
+# ---- the worker's side ---------------------------------------------------------------------
+
+def _answer(name: str, kwargs: dict[str, Any]) -> tuple[str, Any]:
+    """("ok", result), ("error", (kind, message)) for bad input, or ("bug", traceback)."""
+    from . import api
+
+    try:
+        return "ok", getattr(api, name)(**kwargs)
+    except CLIENT_ERRORS as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return "error", (type(exc).__name__, message)
+    except MemoryError:
+        return "error", ("MemoryError", "the computation needs too much memory")
+    except Exception:  # noqa: BLE001 (a bug: report it, keep the worker alive)
+        return "bug", traceback.format_exc(limit=5)
+
+
+def main() -> None:
+    """A worker's loop: (function name, keyword arguments) in, an answer out."""
+    calls, answers = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not corrupt the answers
+    # Ctrl-C in a terminal reaches the whole process group: the server stops, and its
+    # workers end when their input closes, not with a traceback each
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from . import api  # noqa: F401 (imported before the first call, not during it)
+
+    _send(answers, ("ready", None))  # the import's time counts against no request
+    while True:
+        message = _receive(calls)
+        if message is None:
+            return
+        _send(answers, _answer(*message))
+
+
+# ---- the server's side ---------------------------------------------------------------------
+
+_WORKER_MAIN = "from nimbers.web.worker import main; main()"
+
+
+class _Worker:
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        package_root = str(Path(__file__).resolve().parents[2])  # the folder holding nimbers/
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen([sys.executable, "-c", _WORKER_MAIN],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.calls: BinaryIO = self.process.stdin  # type: ignore[assignment]
+        self.replies: BinaryIO = self.process.stdout  # type: ignore[assignment]
+        self.answers: queue.Queue[Any] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        """Moves the worker's answers into a queue, so that a request can wait on it with a
+        timeout (portable, unlike select on pipes)."""
+        while True:
+            try:
+                message = _receive(self.replies)
+            except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+                message = None
+            self.answers.put(message)
+            if message is None:
+                return
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Waits for the worker's first message, sent once the library is imported."""
+        try:
+            message = self.answers.get(timeout=timeout)
+        except queue.Empty:
+            message = None
+        if message != ("ready", None):
+            self.stop()
+            raise WorkFailed("a worker process did not start")
+
+    def ask(self, name: str, kwargs: dict[str, Any], timeout: float) -> Any:
+        """The answer, or None when the worker died; queue.Empty after timeout seconds."""
+        _send(self.calls, (name, kwargs))
+        return self.answers.get(timeout=timeout)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=5)
+        for stream in (self.calls, self.replies):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+class WorkerPool:
+    """A fixed set of worker processes, each doing one computation at a time."""
+
+    def __init__(self, workers: int = 2, time_limit: float = 4.0, queue_wait: float = 10.0) -> None:
+        if workers < 1:
+            raise ValueError("a worker pool needs at least one worker")
+        self.time_limit = time_limit
+        self.queue_wait = queue_wait
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._all: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        starting = [_Worker() for _ in range(workers)]  # they import the library in parallel
+        try:
+            for w in starting:
+                self._enlist(w)
+        except WorkFailed:
+            for w in starting:
+                w.stop()
+            raise
+
+    def _add(self) -> None:
+        try:
+            self._enlist(_Worker())
+        except WorkFailed as exc:  # the pool goes on with one worker fewer
+            sys.stderr.write(f"nimbers serve: {exc}\n")
+
+    def _enlist(self, w: _Worker) -> None:
+        """Makes a started worker available once it is ready."""
+        w.wait_ready()
+        with self._lock:
+            if self._closed:
+                w.stop()
+                return
+            self._all.append(w)
+        self._idle.put(w)
+
+    def _replace(self, w: _Worker) -> None:
+        with self._lock:
+            if w in self._all:
+                self._all.remove(w)
+        w.stop()
+        threading.Thread(target=self._add, daemon=True).start()
+
+    def call(self, name: str, kwargs: dict[str, Any]) -> Any:
+        """api.name(**kwargs) in a worker; raises the input's error (ValueError, TypeError,
+        ZeroDivisionError), TooMuchWork, Busy or WorkFailed."""
+        try:
+            w = self._idle.get(timeout=self.queue_wait)
+        except queue.Empty:
+            raise Busy(f"every worker stayed busy for {self.queue_wait:g} s") from None
+        try:
+            answer = w.ask(name, kwargs, self.time_limit)
+        except queue.Empty:
+            self._replace(w)
+            raise TooMuchWork(f"the computation took longer than {self.time_limit:g} s "
+                              "and was stopped: try smaller input") from None
+        except OSError:  # the pipe broke: the worker died
+            answer = None
+        if answer is None:
+            self._replace(w)
+            raise WorkFailed("a worker process stopped unexpectedly")
+        self._idle.put(w)
+        status, payload = answer
+        if status == "ok":
+            return payload
+        if status == "error":
+            kind, message = payload
+            raise {"TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError}.get(
+                kind, ValueError)(message)
+        raise WorkFailed(payload)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            workers, self._all = self._all, []
+        for w in workers:
+            w.stop()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
