@@ -102,3 +102,73 @@ def test_int_subclass_exponents_use_their_value():
 
     assert nim_pow(2**70 + 5, Sneaky(3)) == nim_pow(2**70 + 5, 3)
     assert nim_pow(6, Sneaky(-3)) == nim_pow(6, -3)
+
+
+def test_kernel_switches_never_mix_bases_under_threads():
+    """Four threads compute products, reductions, inverses, determinants and big-int powers
+    while the main thread switches kernels: each switch happens between computations or is
+    refused with a clear error, and every answer is the sequential one."""
+    from nimbers import get_kernel, nim_inv, nim_mul, nim_pow, set_kernel
+
+    if not _core.clmul_available():
+        pytest.skip("one kernel only on this CPU")
+    rng = np.random.default_rng(3)
+    a = rng.integers(1, 2**63, 20000, dtype=np.uint64)
+    m = rng.integers(0, 2**63, (60, 60), dtype=np.uint64)
+    big = 2**200 + 12345
+    expect = (nim_mul(a, a[::-1]), nim_mul.reduce(a), nim_inv(a), linalg.det(m), nim_pow(big, 77))
+    errors, stop = [], threading.Event()
+
+    def work():
+        while not stop.is_set():
+            got = (nim_mul(a, a[::-1]), nim_mul.reduce(a), nim_inv(a), linalg.det(m),
+                   nim_pow(big, 77))
+            if not ((got[0] == expect[0]).all() and got[1] == expect[1] and
+                    (got[2] == expect[2]).all() and got[3] == expect[3] and got[4] == expect[4]):
+                errors.append("a wrong answer")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    before = get_kernel()
+    for t in threads:
+        t.start()
+    switched = refused = 0
+    try:
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            for name in ("portable", "clmul"):
+                try:
+                    set_kernel(name)
+                    switched += 1
+                except RuntimeError as e:
+                    assert "another thread" in str(e)
+                    refused += 1
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        set_kernel(before)
+    assert not errors
+    assert switched + refused > 0
+
+
+def test_a_bad_kernel_variable_warns_and_imports():
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", "import nimbers; print(nimbers.nim_mul(8, 8))"],
+                         env={**__import__("os").environ, "NIMBERS_KERNEL": "garbage"},
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "13"
+    assert "NIMBERS_KERNEL='garbage' ignored" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64, np.int32])
+def test_trace_on_arrays_equals_the_scalar_trace(dtype):
+    from nimbers.field import nim_trace
+
+    top = min(np.iinfo(dtype).max, 2**40)
+    a = np.array(sorted({top * i // 60 for i in range(61)} | {0, 1, 2, 3, 5, 8}), dtype=dtype)
+    assert nim_trace(a).tolist() == [nim_trace(int(v)) for v in a]
+    assert nim_trace(a, 64).tolist() == [nim_trace(int(v), 64) for v in a]
+    small = a[a < 256]
+    assert nim_trace(small, 8, to=2).tolist() == [nim_trace(int(v), 8, to=2) for v in small]

@@ -177,7 +177,7 @@ void dl_group_free(dl_group *g)
 size_t dl_group_limbs(const dl_group *g) { return g->n; }
 size_t dl_group_count(const dl_group *g) { return g->count; }
 
-int dl_group_new(size_t n, size_t count, const u64 *primes, const u64 *gens, const u64 *exps,
+static int dl_group_new_unguarded(size_t n, size_t count, const u64 *primes, const u64 *gens, const u64 *exps,
                  const u64 *baby_steps, dl_group **out, const nc_poll *poll)
 {
     *out = NULL;
@@ -212,7 +212,16 @@ int dl_group_new(size_t n, size_t count, const u64 *primes, const u64 *gens, con
     return NC_OK;
 }
 
-int dl_group_residues(dl_group *g, const u64 *a_in, int64_t *residues, const nc_poll *poll)
+int dl_group_new(size_t n, size_t count, const u64 *primes, const u64 *gens, const u64 *exps,
+                 const u64 *baby_steps, dl_group **out, const nc_poll *poll)
+{
+    nk_work_enter();
+    int result = dl_group_new_unguarded(n, count, primes, gens, exps, baby_steps, out, poll);
+    nk_work_leave();
+    return result;
+}
+
+static int dl_group_residues_unguarded(dl_group *g, const u64 *a_in, int64_t *residues, const nc_poll *poll)
 {
     size_t n = g->n, bits = 64 * n;
     u64 *sq = g->scratch, *h = sq + bits * n, *t = h + n, *a = t + n, *s = a + n;
@@ -242,4 +251,12 @@ int dl_group_residues(dl_group *g, const u64 *a_in, int64_t *residues, const nc_
         residues[i] = x;
     }
     return NC_OK;
+}
+
+int dl_group_residues(dl_group *g, const u64 *a_in, int64_t *residues, const nc_poll *poll)
+{
+    nk_work_enter();
+    int result = dl_group_residues_unguarded(g, a_in, residues, poll);
+    nk_work_leave();
+    return result;
 }

@@ -236,13 +236,57 @@ int nk_get_kernel(void) { return nk_kernel; }
 u64 nk_poly_modulus_low(void) { return poly_r; }
 u64 nk_poly_generator(void) { return poly_alpha; }
 
+/* ---- switching kernels safely ---------------------------------------------------------- */
+
+/* A count of the computations in the working basis, and a flag while a switch runs: a
+ * reader-writer lock whose writer never waits (set_kernel refuses instead). */
+#define SWITCHING (1L << 30)
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static volatile long work_state;
+static long load_state(void) { return work_state; }
+static int swap_state(long expected, long desired)
+{
+    return _InterlockedCompareExchange(&work_state, desired, expected) == expected;
+}
+#else
+#include <stdatomic.h>
+static atomic_long work_state;
+static long load_state(void) { return atomic_load(&work_state); }
+static int swap_state(long expected, long desired)
+{
+    return atomic_compare_exchange_strong(&work_state, &expected, desired);
+}
+#endif
+
+void nk_work_enter(void)
+{
+    for (;;) { /* a switch holds the flag for a few instructions */
+        long s = load_state();
+        if (!(s & SWITCHING) && swap_state(s, s + 1))
+            return;
+    }
+}
+
+void nk_work_leave(void)
+{
+    for (;;) {
+        long s = load_state();
+        if (swap_state(s, s - 1))
+            return;
+    }
+}
+
 int nk_set_kernel(int kernel)
 {
     if (kernel == NK_CLMUL && !clmul_ok)
         return -1;
     if (kernel != NK_CLMUL && kernel != NK_PORTABLE)
         return -1;
+    if (!swap_state(0, SWITCHING))
+        return -2; /* work in the working basis is running in another thread */
     nk_kernel = kernel;
+    swap_state(SWITCHING, 0);
     return 0;
 }
 
@@ -293,7 +337,7 @@ u64 nk_inv(u64 a)
     return ((u64)nk_mul32(a1, ni) << 32) | nk_mul32(a0 ^ a1, ni);
 }
 
-NK_CLMUL_FN u64 nk_pow(u64 a, u64 e)
+NK_CLMUL_FN static u64 nk_pow_unguarded(u64 a, u64 e)
 {
     u64 w = nk_to_work(a), r = nk_to_work(1);
     while (e) {
@@ -304,6 +348,14 @@ NK_CLMUL_FN u64 nk_pow(u64 a, u64 e)
             w = nk_mulw(w, w);
     }
     return nk_from_work(r);
+}
+
+u64 nk_pow(u64 a, u64 e)
+{
+    nk_work_enter();
+    u64 result = nk_pow_unguarded(a, e);
+    nk_work_leave();
+    return result;
 }
 
 /* ---- arrays ------------------------------------------------------------------------ */
@@ -433,7 +485,7 @@ NK_CLMUL_FN static void running_product(u64 first, const u64 *b, ptrdiff_t sb, u
     }
 }
 
-NK_CLMUL_FN void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+NK_CLMUL_FN static void nk_mul_strided_unguarded(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
                                 u64 *o, ptrdiff_t so, size_t n)
 {
     if (n == 0)
@@ -476,6 +528,14 @@ NK_CLMUL_FN void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdif
     }
 }
 
+void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
+                                u64 *o, ptrdiff_t so, size_t n)
+{
+    nk_work_enter();
+    nk_mul_strided_unguarded(a, sa, b, sb, o, so, n);
+    nk_work_leave();
+}
+
 /* Montgomery's batch inversion, a block at a time: running products p_i = a_0 ... a_i, one
  * inversion of the last, then backwards a_i^-1 = (p_i)^-1 (x) p_(i-1) and (p_(i-1))^-1 =
  * (p_i)^-1 (x) a_i: three products an element instead of an inversion.  The products of one
@@ -509,7 +569,7 @@ NK_CLMUL_FN static void inverse_block(const u64 *a, ptrdiff_t sa, const u64 *num
     }
 }
 
-void nk_inv_strided(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n)
+static void nk_inv_strided_unguarded(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n)
 {
     for (size_t start = 0; start < n; start += BLOCK) {
         size_t len = n - start < BLOCK ? n - start : BLOCK;
@@ -518,7 +578,14 @@ void nk_inv_strided(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n)
     }
 }
 
-void nk_div_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
+void nk_inv_strided(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n)
+{
+    nk_work_enter();
+    nk_inv_strided_unguarded(a, sa, o, so, n);
+    nk_work_leave();
+}
+
+static void nk_div_strided_unguarded(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
                     ptrdiff_t so, size_t n)
 {
     for (size_t start = 0; start < n; start += BLOCK) {
@@ -527,6 +594,14 @@ void nk_div_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 
                       (const u64 *)((const char *)a + (ptrdiff_t)start * sa), sa,
                       (u64 *)((char *)o + (ptrdiff_t)start * so), so, len);
     }
+}
+
+void nk_div_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
+                    ptrdiff_t so, size_t n)
+{
+    nk_work_enter();
+    nk_div_strided_unguarded(a, sa, b, sb, o, so, n);
+    nk_work_leave();
 }
 
 /* ---- the subfields GF(2^8) and GF(2^16): tables -------------------------------------- */

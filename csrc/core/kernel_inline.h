@@ -14,6 +14,11 @@
 
 #include "nimcore.h"
 
+/* Every entry point that chains products in the working basis runs between these two: the
+ * kernel (and so the working basis) changes only while no such work runs, never mid-way. */
+void nk_work_enter(void);
+void nk_work_leave(void);
+
 /* One 64-bit value into and out of the working basis. */
 u64 nk_to_work(u64 a);
 u64 nk_from_work(u64 a);

@@ -137,7 +137,7 @@ static int row_reduce_work(u64 *m, size_t r, size_t c, size_t n, size_t *pivots,
     return NC_OK;
 }
 
-int la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *rank, u64 *det,
+static int la_row_reduce_unguarded(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *rank, u64 *det,
                   u64 *aug, size_t ac, const nc_poll *poll)
 {
     tw_to_work(m, r * c * n);
@@ -150,6 +150,15 @@ int la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *
     if (det)
         tw_from_work(det, n);
     return status;
+}
+
+int la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *rank, u64 *det,
+                  u64 *aug, size_t ac, const nc_poll *poll)
+{
+    nk_work_enter();
+    int result = la_row_reduce_unguarded(m, r, c, n, pivots, rank, det, aug, ac, poll);
+    nk_work_leave();
+    return result;
 }
 
 static int det_work(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
@@ -192,12 +201,20 @@ static int det_work(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
     return NC_OK;
 }
 
-int la_det(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
+static int la_det_unguarded(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
 {
     tw_to_work(m, r * r * n);
     int status = det_work(m, r, n, det, poll);
     tw_from_work(det, n);
     return status;
+}
+
+int la_det(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
+{
+    nk_work_enter();
+    int result = la_det_unguarded(m, r, n, det, poll);
+    nk_work_leave();
+    return result;
 }
 
 static int matmul_work(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k, size_t c,
@@ -219,7 +236,7 @@ static int matmul_work(const u64 *a, const u64 *b, u64 *out, size_t r, size_t k,
     return NC_OK;
 }
 
-int la_matmul(u64 *a, u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n,
+static int la_matmul_unguarded(u64 *a, u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n,
               const nc_poll *poll)
 {
     tw_to_work(a, r * k * n);
@@ -229,4 +246,13 @@ int la_matmul(u64 *a, u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n,
     tw_from_work(b, k * c * n);
     tw_from_work(out, r * c * n);
     return status;
+}
+
+int la_matmul(u64 *a, u64 *b, u64 *out, size_t r, size_t k, size_t c, size_t n,
+              const nc_poll *poll)
+{
+    nk_work_enter();
+    int result = la_matmul_unguarded(a, b, out, r, k, c, n, poll);
+    nk_work_leave();
+    return result;
 }

@@ -48,7 +48,8 @@ enum { NK_PORTABLE = 0, NK_CLMUL = 1 };
 void nk_init(void);
 /* 1 when the CPU can run the carry-less path. */
 int nk_clmul_available(void);
-/* Selects the kernel; returns -1 when the CPU lacks it. */
+/* Selects the kernel: 0, -1 when the CPU lacks it, -2 while another thread computes in the
+ * working basis (a switch then would mix two bases). */
 int nk_set_kernel(int kernel);
 int nk_get_kernel(void);
 

@@ -184,14 +184,21 @@ static u64 *load_work(const u64 *a, u64 *slot, size_t n)
     return slot;
 }
 
-void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+static void tw_mul_unguarded(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
     u64 *x = load_work(a, s, n), *y = load_work(b, s + n, n);
     tw_mulw(x, y, out, n, s + 2 * n);
     tw_from_work(out, n);
 }
 
-void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+{
+    nk_work_enter();
+    tw_mul_unguarded(a, b, out, n, s);
+    nk_work_leave();
+}
+
+static void tw_div_unguarded(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
     u64 *x = load_work(a, s, n), *y = load_work(b, s + n, n);
     tw_invw(y, out, n, s + 2 * n);
@@ -200,28 +207,65 @@ void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
     tw_from_work(out, n);
 }
 
-void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
+void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+{
+    nk_work_enter();
+    tw_div_unguarded(a, b, out, n, s);
+    nk_work_leave();
+}
+
+static void tw_square_unguarded(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     tw_squarew(load_work(a, s, n), out, n, s + 2 * n);
     tw_from_work(out, n);
 }
 
-void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
+void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    nk_work_enter();
+    tw_square_unguarded(a, out, n, s);
+    nk_work_leave();
+}
+
+static void tw_sqrt_unguarded(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     tw_sqrtw(load_work(a, s, n), out, n, s + 2 * n);
     tw_from_work(out, n);
 }
 
-void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
+void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    nk_work_enter();
+    tw_sqrt_unguarded(a, out, n, s);
+    nk_work_leave();
+}
+
+static void tw_inv_unguarded(const u64 *a, u64 *out, size_t n, u64 *s)
 {
     tw_invw(load_work(a, s, n), out, n, s + 2 * n);
     tw_from_work(out, n);
 }
 
-int tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
+void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
+{
+    nk_work_enter();
+    tw_inv_unguarded(a, out, n, s);
+    nk_work_leave();
+}
+
+static int tw_pow_unguarded(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
            const nc_poll *poll)
 {
     int status = tw_poww(load_work(a, s, n), e, ne, out, n, s + 2 * n, poll);
     tw_from_work(out, n);
     return status;
+}
+
+int tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
+           const nc_poll *poll)
+{
+    nk_work_enter();
+    int result = tw_pow_unguarded(a, e, ne, out, n, s, poll);
+    nk_work_leave();
+    return result;
 }

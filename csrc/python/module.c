@@ -24,7 +24,14 @@ static PyObject *py_set_kernel(PyObject *m, PyObject *arg)
                      arg);
         return NULL;
     }
-    if (nk_set_kernel(k) < 0) {
+    int status = nk_set_kernel(k);
+    if (status == -2) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "a computation is running in another thread: select the kernel "
+                        "before starting threads, or when they are idle");
+        return NULL;
+    }
+    if (status < 0) {
         PyErr_SetString(PyExc_ValueError, "this CPU has no carry-less multiplication");
         return NULL;
     }

@@ -20,6 +20,7 @@ size and follow the scalar rules.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -403,5 +404,17 @@ class Nimber:
         return field_bits(self._value)
 
 
-if os.environ.get("NIMBERS_KERNEL"):
-    set_kernel(os.environ["NIMBERS_KERNEL"])
+def _kernel_from_environment() -> None:
+    """NIMBERS_KERNEL selects the kernel at import; a value that cannot be used is reported
+    once as a warning, and the automatic choice stays (an import never fails over it)."""
+    name = os.environ.get("NIMBERS_KERNEL")
+    if not name:
+        return
+    try:
+        set_kernel(name)
+    except ValueError as e:
+        warnings.warn(f"NIMBERS_KERNEL={name!r} ignored ({e}); using {get_kernel()!r}",
+                      RuntimeWarning, stacklevel=2)
+
+
+_kernel_from_environment()
