@@ -9,7 +9,7 @@ import nimbers  # noqa: E402
 
 DATA = pathlib.Path(__file__).parent / "data"
 
-KERNELS = ["portable"] + (["clmul"] if nimbers.arith._core.clmul_available() else [])
+KERNELS = list(nimbers.arith._core.available_kernels())  # every path this CPU can run
 
 
 @pytest.fixture(params=KERNELS)

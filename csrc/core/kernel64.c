@@ -24,7 +24,7 @@ NK_ALIGN64 nk_lintab nk_from_poly_tab;
 NK_ALIGN64 static nk_lintab square_tab;
 NK_ALIGN64 static nk_lintab sqrt_tab;
 static u64 poly_r, poly_alpha;
-static int clmul_ok;
+static int clmul_ok, vpclmul_ok;
 #ifdef NK_HAVE_CLMUL
 __m128i nk_clmul_consts;
 #endif
@@ -210,6 +210,15 @@ static int cpu_has_clmul(void)
 #else
 static int cpu_has_clmul(void) { return 0; }
 #endif
+#ifdef NK_HAVE_VPCLMUL
+static int cpu_has_vpclmul(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("avx2");
+}
+#else
+static int cpu_has_vpclmul(void) { return 0; }
+#endif
 #endif
 
 void nk_init(void)
@@ -224,14 +233,19 @@ void nk_init(void)
 #ifdef NK_HAVE_CLMUL
     nk_clmul_consts = _mm_set_epi64x((long long)poly_r, (long long)barrett_mu_low(poly_r));
     clmul_ok = cpu_has_clmul();
+    vpclmul_ok = clmul_ok && cpu_has_vpclmul();
 #else
     (void)barrett_mu_low;
     clmul_ok = 0;
 #endif
-    nk_kernel = clmul_ok ? NK_CLMUL : NK_PORTABLE;
+    nk_kernel = vpclmul_ok ? NK_VPCLMUL : clmul_ok ? NK_CLMUL : NK_PORTABLE;
 }
 
-int nk_clmul_available(void) { return clmul_ok; }
+int nk_kernel_available(int kernel)
+{
+    return kernel == NK_PORTABLE || (kernel == NK_CLMUL && clmul_ok) ||
+           (kernel == NK_VPCLMUL && vpclmul_ok);
+}
 int nk_get_kernel(void) { return nk_kernel; }
 u64 nk_poly_modulus_low(void) { return poly_r; }
 u64 nk_poly_generator(void) { return poly_alpha; }
@@ -279,9 +293,7 @@ void nk_work_leave(void)
 
 int nk_set_kernel(int kernel)
 {
-    if (kernel == NK_CLMUL && !clmul_ok)
-        return -1;
-    if (kernel != NK_CLMUL && kernel != NK_PORTABLE)
+    if (!nk_kernel_available(kernel))
         return -1;
     if (!swap_state(0, SWITCHING))
         return -2; /* work in the working basis is running in another thread */
@@ -294,19 +306,19 @@ int nk_set_kernel(int kernel)
 
 u64 nk_to_work(u64 a)
 {
-    return nk_kernel == NK_CLMUL ? nk_apply_linear(nk_to_poly_tab, a) : a;
+    return NK_POLY(nk_kernel) ? nk_apply_linear(nk_to_poly_tab, a) : a;
 }
 
 u64 nk_from_work(u64 a)
 {
-    return nk_kernel == NK_CLMUL ? nk_apply_linear(nk_from_poly_tab, a) : a;
+    return NK_POLY(nk_kernel) ? nk_apply_linear(nk_from_poly_tab, a) : a;
 }
 
 
 NK_CLMUL_FN u64 nk_mul(u64 a, u64 b)
 {
 #ifdef NK_HAVE_CLMUL
-    if (nk_kernel == NK_CLMUL)
+    if (NK_POLY(nk_kernel))
         return nk_apply_linear(nk_from_poly_tab,
                                nk_mul64_clmul(nk_apply_linear(nk_to_poly_tab, a),
                                               nk_apply_linear(nk_to_poly_tab, b)));
@@ -369,6 +381,27 @@ u64 nk_pow(u64 a, u64 e)
 #define BLOCK 256
 
 #ifdef NK_HAVE_CLMUL
+/* The middle stage of a block, wa[i] = wa[i] (x) wb[i] in the polynomial basis. */
+NK_CLMUL_FN static void mul_stage_clmul(u64 *wa, const u64 *wb, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        wa[i] = nk_mul64_clmul(wa[i], wb[i]);
+}
+
+#ifdef NK_HAVE_VPCLMUL
+NK_VPCLMUL_FN static void mul_stage_vpclmul(u64 *wa, const u64 *wb, size_t n)
+{
+    __m256i consts = _mm256_broadcastsi128_si256(nk_clmul_consts);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(wa + i));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(wb + i));
+        _mm256_storeu_si256((__m256i *)(wa + i), nk_mul4_vpclmul(x, y, consts));
+    }
+    mul_stage_clmul(wa + i, wb + i, n - i);
+}
+#endif
+
 NK_CLMUL_FN static void mul_block_clmul(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
                             u64 *o, ptrdiff_t so, size_t n)
 {
@@ -383,8 +416,12 @@ NK_CLMUL_FN static void mul_block_clmul(const u64 *a, ptrdiff_t sa, const u64 *b
     }
     for (size_t i = 0; i < n; i++)
         wb[i] = nk_apply_linear(nk_to_poly_tab, AT(b, sb, i));
-    for (size_t i = 0; i < n; i++)
-        wa[i] = nk_mul64_clmul(wa[i], wb[i]);
+#ifdef NK_HAVE_VPCLMUL
+    if (nk_kernel == NK_VPCLMUL)
+        mul_stage_vpclmul(wa, wb, n);
+    else
+#endif
+        mul_stage_clmul(wa, wb, n);
     for (size_t i = 0; i < n; i++)
         OUT(o, so, i) = nk_apply_linear(nk_from_poly_tab, wa[i]);
 }
@@ -442,7 +479,7 @@ NK_CLMUL_FN static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrd
                                   ptrdiff_t so, size_t n)
 {
 #ifdef NK_HAVE_CLMUL
-    if (nk_kernel == NK_CLMUL) {
+    if (NK_POLY(nk_kernel)) {
         mul_block_clmul(a, sa, b, sb, o, so, n);
         return;
     }

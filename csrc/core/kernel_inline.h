@@ -46,9 +46,16 @@ int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
 #endif
 #if defined(NK_HAVE_CLMUL) && (defined(__GNUC__) || defined(__clang__))
 #define NK_CLMUL_FN __attribute__((target("pclmul,sse2")))
+/* The 256-bit loops (two carry-less products an instruction), likewise per function. */
+#define NK_HAVE_VPCLMUL 1
+#define NK_VPCLMUL_FN __attribute__((target("vpclmulqdq,avx2,pclmul")))
+#include <immintrin.h>
 #else
 #define NK_CLMUL_FN
 #endif
+
+/* Whether kernel k works in the polynomial basis (the carry-less ones) or the nim basis. */
+#define NK_POLY(k) ((k) != NK_PORTABLE)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NK_ALIGN64 __attribute__((aligned(64)))
@@ -63,7 +70,7 @@ int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
 extern uint32_t nk_log16[65536];
 extern uint16_t nk_exp16[4 * 65535 + 1];
 extern int nk_kernel;
-/* 2^63 = h for the Fermat power X = 2^64 (X (x) X = X ^ h), in each kernel's basis. */
+/* 2^63 = h for the Fermat power X = 2^64 (X (x) X = X ^ h), in each basis ([NK_POLY(k)]). */
 extern u64 nk_half_work[2];
 extern u64 nk_half_squared_work[2]; /* (2^63) (x) (2^63) */
 
@@ -131,13 +138,32 @@ NK_CLMUL_FN static inline u64 nk_mul64_clmul(u64 a, u64 b)
                                      _mm_cvtsi64_si128((long long)b), 0x00);
     return (u64)_mm_cvtsi128_si64(nk_clmul_reduce(p));
 }
+
+#ifdef NK_HAVE_VPCLMUL
+/* The Barrett reduction of two 128-bit products at once, one in each 128-bit lane: the low
+ * 64 bits of each lane receive its remainder (the high ones are left over). */
+NK_VPCLMUL_FN static inline __m256i nk_clmul_reduce256(__m256i p, __m256i consts)
+{
+    __m256i hi = _mm256_srli_si256(p, 8);
+    __m256i q = _mm256_xor_si256(hi, _mm256_srli_si256(_mm256_clmulepi64_epi128(hi, consts, 0x00), 8));
+    return _mm256_xor_si256(p, _mm256_clmulepi64_epi128(q, consts, 0x10));
+}
+
+/* Four products a[i] (x) b[i] in the polynomial basis, for the 256-bit loops. */
+NK_VPCLMUL_FN static inline __m256i nk_mul4_vpclmul(__m256i a, __m256i b, __m256i consts)
+{
+    __m256i even = nk_clmul_reduce256(_mm256_clmulepi64_epi128(a, b, 0x00), consts);
+    __m256i odd = nk_clmul_reduce256(_mm256_clmulepi64_epi128(a, b, 0x11), consts);
+    return _mm256_unpacklo_epi64(even, odd);
+}
+#endif
 #endif
 
 /* The product in the working basis of the selected kernel. */
 NK_CLMUL_FN static inline u64 nk_mulw(u64 a, u64 b)
 {
 #ifdef NK_HAVE_CLMUL
-    if (nk_kernel == NK_CLMUL)
+    if (NK_POLY(nk_kernel))
         return nk_mul64_clmul(a, b);
 #endif
     return nk_mul64_portable(a, b);

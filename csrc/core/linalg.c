@@ -15,11 +15,36 @@
 
 #define ELEM(m, cols, n, i, j) ((m) + ((size_t)(i) * (cols) + (j)) * (n))
 
+#ifdef NK_HAVE_VPCLMUL
+/* dst[k] ^= f (x) src[k] four entries at a time (two carry-less products an instruction). */
+NK_VPCLMUL_FN static size_t axpy1_vpclmul(u64 *dst, const u64 *src, u64 f, size_t len)
+{
+    __m256i consts = _mm256_broadcastsi128_si256(nk_clmul_consts);
+    __m256i factor = _mm256_set1_epi64x((long long)f);
+    size_t k = 0;
+    for (; k + 4 <= len; k += 4) {
+        __m256i s = _mm256_loadu_si256((const __m256i *)(src + k));
+        __m256i d = _mm256_loadu_si256((const __m256i *)(dst + k));
+        __m256i p = nk_mul4_vpclmul(s, factor, consts);
+        _mm256_storeu_si256((__m256i *)(dst + k), _mm256_xor_si256(d, p));
+    }
+    return k; /* the entries done; the caller finishes the tail */
+}
+#endif
+
 /* dst[k] ^= f (x) src[k] for k < len, one-limb entries: the hot loop. */
 NK_CLMUL_FN static void axpy1(u64 *dst, const u64 *src, u64 f, size_t len)
 {
+#ifdef NK_HAVE_VPCLMUL
+    if (nk_kernel == NK_VPCLMUL) {
+        size_t done = axpy1_vpclmul(dst, src, f, len);
+        dst += done;
+        src += done;
+        len -= done;
+    }
+#endif
 #ifdef NK_HAVE_CLMUL
-    if (nk_kernel == NK_CLMUL) {
+    if (NK_POLY(nk_kernel)) {
         __m128i wf = _mm_cvtsi64_si128((long long)f);
         for (size_t k = 0; k < len; k++) {
             __m128i p = _mm_clmulepi64_si128(wf, _mm_cvtsi64_si128((long long)src[k]), 0x00);

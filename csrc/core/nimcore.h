@@ -42,12 +42,14 @@ static inline int nc_should_stop(const nc_poll *p)
 
 /* ---- kernel64.c: nimbers below 2^64 ----------------------------------------------------- */
 
-enum { NK_PORTABLE = 0, NK_CLMUL = 1 };
+/* The kernels: portable tables; PCLMULQDQ; and 256-bit VPCLMULQDQ (with AVX2) for the array
+ * loops, which shares the carry-less kernel's polynomial basis. */
+enum { NK_PORTABLE = 0, NK_CLMUL = 1, NK_VPCLMUL = 2 };
 
 /* Builds every table (a few hundred microseconds); call once before anything else. */
 void nk_init(void);
-/* 1 when the CPU can run the carry-less path. */
-int nk_clmul_available(void);
+/* 1 when the CPU can run that kernel. */
+int nk_kernel_available(int kernel);
 /* Selects the kernel: 0, -1 when the CPU lacks it, -2 while another thread computes in the
  * working basis (a switch then would mix two bases). */
 int nk_set_kernel(int kernel);

@@ -50,13 +50,13 @@ static void xor_into(u64 *dst, const u64 *a, const u64 *b, size_t n)
 NK_CLMUL_FN static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
 {
     if (n == 1) {
-        out[0] = nk_mulw(c[0], nk_half_work[nk_kernel]);
+        out[0] = nk_mulw(c[0], nk_half_work[NK_POLY(nk_kernel)]);
         return;
     }
     if (n == 2) { /* h (x) h is a constant: two independent products instead of three */
         u64 c0 = c[0], c1 = c[1];
-        out[1] = nk_mulw(c0 ^ c1, nk_half_work[nk_kernel]);
-        out[0] = nk_mulw(c1, nk_half_squared_work[nk_kernel]);
+        out[1] = nk_mulw(c0 ^ c1, nk_half_work[NK_POLY(nk_kernel)]);
+        out[0] = nk_mulw(c1, nk_half_squared_work[NK_POLY(nk_kernel)]);
         return;
     }
     size_t h = n / 2;
@@ -76,7 +76,7 @@ NK_CLMUL_FN void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
         u64 a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
         u64 p0 = nk_mulw(a0, b0), p2 = nk_mulw(a1, b1), p1 = nk_mulw(a0 ^ a1, b0 ^ b1);
         out[1] = p1 ^ p0;
-        out[0] = p0 ^ nk_mulw(p2, nk_half_work[nk_kernel]);
+        out[0] = p0 ^ nk_mulw(p2, nk_half_work[NK_POLY(nk_kernel)]);
         return;
     }
     size_t h = n / 2;

@@ -7,21 +7,38 @@
 
 #include <string.h>
 
+/* The kernels by name, fastest last ("auto" takes the fastest the CPU has). */
+static const struct {
+    const char *name;
+    int kernel;
+} kernel_names[] = {{"portable", NK_PORTABLE}, {"clmul", NK_CLMUL}, {"vpclmul", NK_VPCLMUL}};
+#define NUM_KERNELS (int)(sizeof kernel_names / sizeof kernel_names[0])
+
+static int best_kernel(void)
+{
+    int best = NK_PORTABLE;
+    for (int i = 0; i < NUM_KERNELS; i++)
+        if (nk_kernel_available(kernel_names[i].kernel))
+            best = kernel_names[i].kernel;
+    return best;
+}
+
 static PyObject *py_set_kernel(PyObject *m, PyObject *arg)
 {
     (void)m;
     const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
     if (!name) {
-        PyErr_SetString(PyExc_TypeError, "set_kernel() takes 'portable', 'clmul' or 'auto'");
+        PyErr_SetString(PyExc_TypeError,
+                        "set_kernel() takes 'portable', 'clmul', 'vpclmul' or 'auto'");
         return NULL;
     }
-    int k = strcmp(name, "portable") == 0 ? NK_PORTABLE
-            : strcmp(name, "clmul") == 0  ? NK_CLMUL
-            : strcmp(name, "auto") == 0   ? (nk_clmul_available() ? NK_CLMUL : NK_PORTABLE)
-                                          : -1;
+    int k = strcmp(name, "auto") == 0 ? best_kernel() : -1;
+    for (int i = 0; i < NUM_KERNELS && k < 0; i++)
+        if (strcmp(name, kernel_names[i].name) == 0)
+            k = kernel_names[i].kernel;
     if (k < 0) {
-        PyErr_Format(PyExc_ValueError, "unknown kernel %R: use 'portable', 'clmul' or 'auto'",
-                     arg);
+        PyErr_Format(PyExc_ValueError,
+                     "unknown kernel %R: use 'portable', 'clmul', 'vpclmul' or 'auto'", arg);
         return NULL;
     }
     int status = nk_set_kernel(k);
@@ -32,7 +49,8 @@ static PyObject *py_set_kernel(PyObject *m, PyObject *arg)
         return NULL;
     }
     if (status < 0) {
-        PyErr_SetString(PyExc_ValueError, "this CPU has no carry-less multiplication");
+        PyErr_Format(PyExc_ValueError,
+                     "this CPU cannot run the %s kernel (see available_kernels())", name);
         return NULL;
     }
     Py_RETURN_NONE;
@@ -42,14 +60,37 @@ static PyObject *py_get_kernel(PyObject *m, PyObject *unused)
 {
     (void)m;
     (void)unused;
-    return PyUnicode_FromString(nk_get_kernel() == NK_CLMUL ? "clmul" : "portable");
+    for (int i = 0; i < NUM_KERNELS; i++)
+        if (kernel_names[i].kernel == nk_get_kernel())
+            return PyUnicode_FromString(kernel_names[i].name);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_available_kernels(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    PyObject *names = PyList_New(0);
+    for (int i = 0; names && i < NUM_KERNELS; i++) {
+        if (!nk_kernel_available(kernel_names[i].kernel))
+            continue;
+        PyObject *name = PyUnicode_FromString(kernel_names[i].name);
+        if (!name || PyList_Append(names, name) < 0)
+            Py_CLEAR(names);
+        Py_XDECREF(name);
+    }
+    if (!names)
+        return NULL;
+    PyObject *t = PyList_AsTuple(names);
+    Py_DECREF(names);
+    return t;
 }
 
 static PyObject *py_clmul_available(PyObject *m, PyObject *unused)
 {
     (void)m;
     (void)unused;
-    return PyBool_FromLong(nk_clmul_available());
+    return PyBool_FromLong(nk_kernel_available(NK_CLMUL));
 }
 
 static PyObject *py_poly_basis(PyObject *m, PyObject *unused)
@@ -62,7 +103,9 @@ static PyObject *py_poly_basis(PyObject *m, PyObject *unused)
 
 static PyMethodDef kernel_methods[] = {
     {"set_kernel", py_set_kernel, METH_O, "set_kernel('portable'|'clmul'|'auto')"},
-    {"get_kernel", py_get_kernel, METH_NOARGS, "get_kernel() -> 'portable' or 'clmul'"},
+    {"get_kernel", py_get_kernel, METH_NOARGS, "get_kernel() -> 'portable', 'clmul' or 'vpclmul'"},
+    {"available_kernels", py_available_kernels, METH_NOARGS,
+     "available_kernels() -> the kernels this CPU can run, fastest last"},
     {"clmul_available", py_clmul_available, METH_NOARGS, "whether the CPU has carry-less multiply"},
     {"poly_basis", py_poly_basis, METH_NOARGS,
      "(alpha, r): the carry-less kernel's basis generator and its modulus t^64 + r"},

@@ -30,6 +30,7 @@ from . import _core, lazy
 __all__ = [
     "NimUfunc",
     "Nimber",
+    "available_kernels",
     "field_bits",
     "get_kernel",
     "nim_add",
@@ -47,12 +48,14 @@ _INT64_MAX = (1 << 63) - 1
 
 
 def set_kernel(name: str) -> None:
-    """Select the 64-bit kernel: ``"clmul"`` (carry-less multiplication, where the CPU has
-    it), ``"portable"`` (table-based, any CPU) or ``"auto"`` (the fastest available).
+    """Select the 64-bit kernel: ``"portable"`` (tables, any CPU), ``"clmul"`` (carry-less
+    multiplication, PCLMULQDQ), ``"vpclmul"`` (the same with 256-bit VPCLMULQDQ loops for
+    arrays and matrices) or ``"auto"`` (the fastest this CPU has).
 
-    Both compute the same values; the choice exists for testing and benchmarking.  The
-    environment variable ``NIMBERS_KERNEL=portable`` selects the portable kernel at import.
-    Not thread-safe: select a kernel before starting threads.
+    All compute the same values; the choice exists for testing and benchmarking.  The
+    environment variable ``NIMBERS_KERNEL`` selects one at import.  A switch waits for no
+    one: while another thread computes, it raises RuntimeError (a switch mid-way would mix
+    two working bases).
 
     >>> set_kernel("portable"); nim_mul(8, 8)
     13
@@ -62,12 +65,21 @@ def set_kernel(name: str) -> None:
 
 
 def get_kernel() -> str:
-    """The selected 64-bit kernel, ``"clmul"`` or ``"portable"``.
+    """The selected 64-bit kernel: ``"portable"``, ``"clmul"`` or ``"vpclmul"``.
 
-    >>> get_kernel() in ("clmul", "portable")
+    >>> get_kernel() in available_kernels()
     True
     """
     return _core.get_kernel()
+
+
+def available_kernels() -> tuple[str, ...]:
+    """The kernels this CPU can run, fastest last; ``set_kernel("auto")`` takes the last.
+
+    >>> available_kernels()[0]
+    'portable'
+    """
+    return _core.available_kernels()
 
 
 # ---- the array path ---------------------------------------------------------------------------
