@@ -96,3 +96,20 @@ def test_gf65536_table(kernel):
     b = rng.integers(0, 65536, 3000).astype(np.uint16)
     assert nim_mul(a, b).tolist() == oracle_products(a, b)
     assert nim_mul.accumulate(a[:300]).tolist() == nim_mul.accumulate(a[:300].astype(np.uint64)).tolist()
+
+
+@pytest.mark.parametrize("n", [1, 2, 31, 32, 33, 64, 65, 97])
+def test_blocked_determinant_equals_plain_elimination(kernel, n):
+    """det (blocked in panels of 32 columns) against row_reduce's determinant (the plain
+    elimination), with zero pivots that force row swaps and singular matrices."""
+    from nimbers import _core, linalg
+
+    rng = np.random.default_rng(300 + n)
+    m = rng.integers(0, 2**64, (n, n), dtype=np.uint64, endpoint=False)
+    m[:, 0] = 0
+    m[n // 2, 0] = 5          # the first pivot is found halfway down
+    if n > 33:
+        m[33, 31:] = m[2, 31:]  # zero pivots inside and across panels
+    for matrix in (m, np.vstack([m[:-1], m[:1]])):  # the second is singular when n > 1
+        _, _, plain = _core.row_reduce(matrix.reshape(n, n, 1).copy(), None)
+        assert int(linalg.det(matrix)) == plain

@@ -186,8 +186,61 @@ int la_row_reduce(u64 *m, size_t r, size_t c, size_t n, size_t *pivots, size_t *
     return result;
 }
 
+/* The determinant of one-limb entries, blocked: the plain elimination streams the whole
+ * trailing matrix through memory once per pivot, which bounds large matrices by memory
+ * bandwidth.  Here a panel of PANEL columns is eliminated first (updating only the panel's
+ * columns, each multiplier kept where its entry was), then each trailing row takes the
+ * PANEL pending updates at once while it sits in cache.  The pivot rows' own trailing parts
+ * are brought up to date first, in order: row j's part then equals what the plain
+ * elimination would have used for pivot j.  Row swaps move whole rows, pending updates
+ * (their multipliers) included. */
+#define PANEL 32
+
+NK_CLMUL_FN static int det_blocked1(u64 *m, size_t r, u64 *det, const nc_poll *poll)
+{
+    u64 d = nk_to_work(1);
+    *det = 0;
+    for (size_t c0 = 0; c0 < r; c0 += PANEL) {
+        if (nc_should_stop(poll))
+            return NC_STOPPED;
+        size_t c1 = c0 + PANEL < r ? c0 + PANEL : r;
+        for (size_t col = c0; col < c1; col++) { /* the panel */
+            size_t p = col;
+            while (p < r && m[p * r + col] == 0)
+                p++;
+            if (p == r)
+                return NC_OK; /* singular: det stays 0 */
+            if (p != col)
+                swap_rows(m, r, 1, p, col); /* no sign: -1 = 1 in characteristic 2 */
+            u64 *prow = m + col * r;
+            d = nk_mulw(d, prow[col]);
+            u64 inv = nk_to_work(nk_inv(nk_from_work(prow[col])));
+            for (size_t i = col + 1; i < r; i++) {
+                u64 *row = m + i * r;
+                if (row[col] == 0)
+                    continue;
+                row[col] = nk_mulw(row[col], inv); /* the multiplier, kept */
+                axpy1(row + col + 1, prow + col + 1, row[col], c1 - col - 1);
+            }
+        }
+        size_t rest = r - c1;
+        for (size_t j = c0 + 1; j < c1; j++) /* the pivot rows' trailing parts, in order */
+            for (size_t k = c0; k < j; k++)
+                if (m[j * r + k])
+                    axpy1(m + j * r + c1, m + k * r + c1, m[j * r + k], rest);
+        for (size_t i = c1; i < r; i++) /* every other row, all pending updates at once */
+            for (size_t k = c0; k < c1; k++)
+                if (m[i * r + k])
+                    axpy1(m + i * r + c1, m + k * r + c1, m[i * r + k], rest);
+    }
+    *det = d;
+    return NC_OK;
+}
+
 static int det_work(u64 *m, size_t r, size_t n, u64 *det, const nc_poll *poll)
 {
+    if (n == 1)
+        return det_blocked1(m, r, det, poll);
     u64 *s = alloc_scratch(n);
     memset(det, 0, n * sizeof(u64));
     if (!s)
