@@ -254,3 +254,27 @@ def test_cli(capsys):
         assert main(argv) == 0 and capsys.readouterr().out.strip() == out
     assert main(["log", "5", "2"]) == 2
     assert "no logarithm" in capsys.readouterr().err
+
+
+def _product_over_conjugates(a):
+    """The definition: the product of (x + c) over a's conjugates (an independent oracle)."""
+    poly = [1]
+    for c in conjugates(a):
+        new = poly + [0]
+        for i, coef in enumerate(poly):
+            new[i + 1] ^= nim_mul(coef, c)
+        poly = new
+    return poly
+
+
+def test_minimal_polynomial_by_elimination_equals_the_definition():
+    rng = random.Random(11)
+    values = list(range(64)) + [rng.getrandbits(b) for b in (7, 16, 31, 64, 65, 128, 200)
+                                for _ in range(3)]
+    for a in values:
+        assert minimal_polynomial(a) == _product_over_conjugates(a), a
+
+
+def test_minimal_polynomial_refuses_huge_fields_up_front():
+    with pytest.raises(ValueError, match="max_bits=16384"):
+        minimal_polynomial(2**9000)

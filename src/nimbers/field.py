@@ -282,23 +282,44 @@ def conjugates(a: int) -> list[int]:
     return orbit
 
 
-def minimal_polynomial(a: int) -> list[int]:
-    """The minimal polynomial of a over GF(2), coefficients highest degree first: the
-    product of (x + c) over the conjugates c.
+#: minimal_polynomial works on nimbers of fields up to this many bits unless told otherwise:
+#: past it the elimination's cost (about bits^3 / 64 word operations) reaches minutes.
+MINPOLY_MAX_BITS = 8192
+
+
+def minimal_polynomial(a: int, max_bits: int = MINPOLY_MAX_BITS) -> list[int]:
+    """The minimal polynomial of a over GF(2), coefficients highest degree first.
+
+    It is the first GF(2)-linear relation among the powers 1, a, a^2, ...: each new power is
+    reduced against the earlier ones (bit vectors, one product a power), and the first that
+    reduces to 0 gives the relation.  (Its roots are a's conjugates, ``conjugates(a)``.)  A
+    nimber of a field wider than ``max_bits`` is refused up front: its degree may reach the
+    field's width, and the work grows as its cube.
 
     >>> minimal_polynomial(0), minimal_polynomial(1), minimal_polynomial(4)
     ([1, 0], [1, 1], [1, 0, 0, 1, 1])
     """
-    poly = [1]  # highest degree first, nimber coefficients
-    for c in conjugates(a):
-        # multiply by (x + c)
-        new = poly + [0]
-        for i, coef in enumerate(poly):
-            new[i + 1] ^= nim_mul(coef, c)
-        poly = new
-    if any(coef > 1 for coef in poly):
-        raise AssertionError("the conjugates' product has coefficients in GF(2)")
-    return poly
+    a = _check_nimber(a)
+    bits = field_bits(a)
+    if bits > max_bits:
+        raise ValueError(f"minimal_polynomial: {a.bit_length()}-bit nimbers lie in GF(2^{bits}), "
+                         f"where the degree can reach {bits} (about {bits**3 // 64:.2e} word "
+                         f"operations); pass max_bits={bits} to compute it anyway")
+    pivots: dict[int, tuple[int, int]] = {}  # leading bit -> (reduced power, which powers)
+    power = 1
+    for k in range(bits + 1):
+        vector, powers = power, 1 << k
+        while vector:
+            lead = vector.bit_length() - 1
+            if lead not in pivots:
+                break
+            vector ^= pivots[lead][0]
+            powers ^= pivots[lead][1]
+        if vector == 0:  # sum of a^i over the bits of powers is 0: the minimal relation
+            return [powers >> i & 1 for i in range(k, -1, -1)]
+        pivots[vector.bit_length() - 1] = (vector, powers)
+        power = nim_mul(power, a)
+    raise AssertionError("the powers of a nimber of GF(2^bits) are dependent by a^(2^bits)")
 
 
 # ---- quadratic equations ---------------------------------------------------------------------
