@@ -172,3 +172,19 @@ def test_trace_on_arrays_equals_the_scalar_trace(dtype):
     assert nim_trace(a, 64).tolist() == [nim_trace(int(v), 64) for v in a]
     small = a[a < 256]
     assert nim_trace(small, 8, to=2).tolist() == [nim_trace(int(v), 8, to=2) for v in small]
+
+
+@pytest.mark.parametrize("call", ["product", "power"])
+def test_ctrl_c_stops_huge_tower_work(call):
+    """A product of two 2^22-bit nimbers takes seconds in the tower's recursion, which polls
+    for Ctrl-C at every level of 2048 limbs and more."""
+    from nimbers import nim_mul, nim_pow
+
+    x = (1 << (1 << 22)) + 12345
+    timer = _interrupt_after(0.3)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        nim_mul(x, 3 * x + 1) if call == "product" else nim_pow(x, (1 << 4000) + 7)
+    elapsed = time.monotonic() - start
+    timer.join()
+    assert elapsed < 10, f"ran {elapsed:.1f} s after the interrupt"  # not a speed bar

@@ -228,10 +228,13 @@ NK_CLMUL_FN static int det_blocked1(u64 *m, size_t r, u64 *det, const nc_poll *p
             for (size_t k = c0; k < j; k++)
                 if (m[j * r + k])
                     axpy1(m + j * r + c1, m + k * r + c1, m[j * r + k], rest);
-        for (size_t i = c1; i < r; i++) /* every other row, all pending updates at once */
+        for (size_t i = c1; i < r; i++) { /* every other row, all pending updates at once */
+            if ((i & 63) == 0 && nc_should_stop(poll))
+                return NC_STOPPED;
             for (size_t k = c0; k < c1; k++)
                 if (m[i * r + k])
                     axpy1(m + i * r + c1, m + k * r + c1, m[i * r + k], rest);
+        }
     }
     *det = d;
     return NC_OK;

@@ -86,15 +86,17 @@ u64 nk_poly_modulus_low(void);
 
 /* A nimber of n limbs (n a power of two) is a little-endian array of n u64s; it lies in the
  * field GF(2^(64 n)).  Every operation takes tw_scratch_limbs(n) limbs of scratch; out may
- * alias an input. */
+ * alias an input.  Each returns NC_OK, or NC_STOPPED when poll asked it to stop (large
+ * fields only: a product of 2^22 bits takes seconds); poll may be NULL. */
 size_t tw_scratch_limbs(size_t n);
 int tw_is_zero(const u64 *a, size_t n);
-void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch);
-void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch);  /* b != 0 */
-void tw_square(const u64 *a, u64 *out, size_t n, u64 *scratch);
-void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *scratch);
-void tw_inv(const u64 *a, u64 *out, size_t n, u64 *scratch);                 /* a != 0 */
-/* a^e with e given as ne little-endian limbs; NC_OK or NC_STOPPED. */
+int tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch, const nc_poll *poll);
+int tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *scratch,
+           const nc_poll *poll); /* b != 0 */
+int tw_square(const u64 *a, u64 *out, size_t n, u64 *scratch, const nc_poll *poll);
+int tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *scratch, const nc_poll *poll);
+int tw_inv(const u64 *a, u64 *out, size_t n, u64 *scratch, const nc_poll *poll); /* a != 0 */
+/* a^e with e given as ne little-endian limbs. */
 int tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *scratch,
            const nc_poll *poll);
 

@@ -20,6 +20,21 @@
 #define WORK_SCRATCH(n) (10 * (n) + 16)
 size_t tw_scratch_limbs(size_t n) { return WORK_SCRATCH(n) + 2 * n; }
 
+/* Stop requests inside the recursion: a product of 2^22 bits takes seconds.  The public entry
+ * point of this thread's computation keeps its poll here; the recursion asks it at levels of
+ * POLL_LIMBS limbs and more (a few milliseconds of work each) and, once stopped, returns at
+ * once from every level (the result is then discarded). */
+#define POLL_LIMBS 2048
+static _Thread_local const nc_poll *tower_poll;
+static _Thread_local int tower_stopped;
+
+static int stopping(size_t n)
+{
+    if (!tower_stopped && n >= POLL_LIMBS && nc_should_stop(tower_poll))
+        tower_stopped = 1;
+    return tower_stopped;
+}
+
 int tw_is_zero(const u64 *a, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -68,6 +83,8 @@ NK_CLMUL_FN static void mul_half(const u64 *c, u64 *out, size_t n, u64 *s)
 
 NK_CLMUL_FN void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
+    if (n >= POLL_LIMBS && stopping(n))
+        return;
     if (n == 1) {
         out[0] = nk_mulw(a[0], b[0]);
         return;
@@ -96,6 +113,8 @@ NK_CLMUL_FN void tw_mulw(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 
 NK_CLMUL_FN void tw_squarew(const u64 *a, u64 *out, size_t n, u64 *s)
 {
+    if (n >= POLL_LIMBS && stopping(n))
+        return;
     if (n == 1) {
         out[0] = nk_mulw(a[0], a[0]);
         return;
@@ -113,6 +132,8 @@ NK_CLMUL_FN void tw_squarew(const u64 *a, u64 *out, size_t n, u64 *s)
 
 void tw_sqrtw(const u64 *a, u64 *out, size_t n, u64 *s)
 {
+    if (n >= POLL_LIMBS && stopping(n))
+        return;
     if (n == 1) {
         out[0] = nk_to_work(nk_sqrt(nk_from_work(a[0])));
         return;
@@ -130,6 +151,8 @@ void tw_sqrtw(const u64 *a, u64 *out, size_t n, u64 *s)
 
 void tw_invw(const u64 *a, u64 *out, size_t n, u64 *s)
 {
+    if (n >= POLL_LIMBS && stopping(n))
+        return;
     if (n == 1) {
         out[0] = nk_to_work(nk_inv(nk_from_work(a[0])));
         return;
@@ -160,8 +183,9 @@ int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
     while (top > 0 && !(e[(top - 1) / 64] >> ((top - 1) % 64) & 1))
         top--;
     for (size_t bit = 0; bit < top; bit++) {
-        /* A poll every 16 squarings: a few milliseconds for the largest fields. */
-        if ((bit & 15) == 15 && n >= 64 && nc_should_stop(poll))
+        /* A poll every bit for fields of 4096 bits and more (a poll is a clock read; one
+         * product at the largest size takes half a second). */
+        if (n >= 64 && (nc_should_stop(poll) || tower_stopped))
             return NC_STOPPED;
         if (e[bit / 64] >> (bit % 64) & 1) {
             tw_mulw(r, w, t, n, rest);
@@ -184,21 +208,29 @@ static u64 *load_work(const u64 *a, u64 *slot, size_t n)
     return slot;
 }
 
-static void tw_mul_unguarded(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+/* Runs one public operation under this thread's poll (nested calls keep the outer one's). */
+#define UNDER_POLL(poll, call)                                                                 \
+    do {                                                                                       \
+        const nc_poll *outer_poll = tower_poll;                                                \
+        int outer_stopped = tower_stopped;                                                     \
+        tower_poll = (poll);                                                                   \
+        tower_stopped = 0;                                                                     \
+        nk_work_enter();                                                                       \
+        call;                                                                                  \
+        nk_work_leave();                                                                       \
+        status = tower_stopped ? NC_STOPPED : status;                                          \
+        tower_poll = outer_poll;                                                               \
+        tower_stopped = outer_stopped;                                                         \
+    } while (0)
+
+static void mul_in_nim_basis(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
     u64 *x = load_work(a, s, n), *y = load_work(b, s + n, n);
     tw_mulw(x, y, out, n, s + 2 * n);
     tw_from_work(out, n);
 }
 
-void tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
-{
-    nk_work_enter();
-    tw_mul_unguarded(a, b, out, n, s);
-    nk_work_leave();
-}
-
-static void tw_div_unguarded(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+static void div_in_nim_basis(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
 {
     u64 *x = load_work(a, s, n), *y = load_work(b, s + n, n);
     tw_invw(y, out, n, s + 2 * n);
@@ -207,65 +239,54 @@ static void tw_div_unguarded(const u64 *a, const u64 *b, u64 *out, size_t n, u64
     tw_from_work(out, n);
 }
 
-void tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s)
+/* The unary operations: square, square root, inverse. */
+static void unary_in_nim_basis(void (*op)(const u64 *, u64 *, size_t, u64 *), const u64 *a,
+                               u64 *out, size_t n, u64 *s)
 {
-    nk_work_enter();
-    tw_div_unguarded(a, b, out, n, s);
-    nk_work_leave();
-}
-
-static void tw_square_unguarded(const u64 *a, u64 *out, size_t n, u64 *s)
-{
-    tw_squarew(load_work(a, s, n), out, n, s + 2 * n);
+    op(load_work(a, s, n), out, n, s + 2 * n);
     tw_from_work(out, n);
 }
 
-void tw_square(const u64 *a, u64 *out, size_t n, u64 *s)
+int tw_mul(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s, const nc_poll *poll)
 {
-    nk_work_enter();
-    tw_square_unguarded(a, out, n, s);
-    nk_work_leave();
+    int status = NC_OK;
+    UNDER_POLL(poll, mul_in_nim_basis(a, b, out, n, s));
+    return status;
 }
 
-static void tw_sqrt_unguarded(const u64 *a, u64 *out, size_t n, u64 *s)
+int tw_div(const u64 *a, const u64 *b, u64 *out, size_t n, u64 *s, const nc_poll *poll)
 {
-    tw_sqrtw(load_work(a, s, n), out, n, s + 2 * n);
-    tw_from_work(out, n);
+    int status = NC_OK;
+    UNDER_POLL(poll, div_in_nim_basis(a, b, out, n, s));
+    return status;
 }
 
-void tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s)
+int tw_square(const u64 *a, u64 *out, size_t n, u64 *s, const nc_poll *poll)
 {
-    nk_work_enter();
-    tw_sqrt_unguarded(a, out, n, s);
-    nk_work_leave();
+    int status = NC_OK;
+    UNDER_POLL(poll, unary_in_nim_basis(tw_squarew, a, out, n, s));
+    return status;
 }
 
-static void tw_inv_unguarded(const u64 *a, u64 *out, size_t n, u64 *s)
+int tw_sqrt(const u64 *a, u64 *out, size_t n, u64 *s, const nc_poll *poll)
 {
-    tw_invw(load_work(a, s, n), out, n, s + 2 * n);
-    tw_from_work(out, n);
+    int status = NC_OK;
+    UNDER_POLL(poll, unary_in_nim_basis(tw_sqrtw, a, out, n, s));
+    return status;
 }
 
-void tw_inv(const u64 *a, u64 *out, size_t n, u64 *s)
+int tw_inv(const u64 *a, u64 *out, size_t n, u64 *s, const nc_poll *poll)
 {
-    nk_work_enter();
-    tw_inv_unguarded(a, out, n, s);
-    nk_work_leave();
-}
-
-static int tw_pow_unguarded(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
-           const nc_poll *poll)
-{
-    int status = tw_poww(load_work(a, s, n), e, ne, out, n, s + 2 * n, poll);
-    tw_from_work(out, n);
+    int status = NC_OK;
+    UNDER_POLL(poll, unary_in_nim_basis(tw_invw, a, out, n, s));
     return status;
 }
 
 int tw_pow(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
            const nc_poll *poll)
 {
-    nk_work_enter();
-    int result = tw_pow_unguarded(a, e, ne, out, n, s, poll);
-    nk_work_leave();
-    return result;
+    int status = NC_OK;
+    UNDER_POLL(poll, status = tw_poww(load_work(a, s, n), e, ne, out, n, s + 2 * n, poll);
+                     tw_from_work(out, n));
+    return status;
 }

@@ -238,13 +238,14 @@ static PyObject *scalar_limbs(nim_op op, const nim_arg *a, const nim_arg *b, PyO
     int status = NC_OK;
     nc_poll poll = nb_signal_poll();
     PyThreadState *saved = n >= RELEASE_GIL_LIMBS ? PyEval_SaveThread() : NULL;
+    const nc_poll *stop = saved ? &poll : NULL;
     switch (op) {
-    case OP_MUL: tw_mul(x, y, out, n, s); break;
-    case OP_DIV: tw_div(x, y, out, n, s); break;
-    case OP_POW: status = tw_pow(x, y, n, out, n, s, saved ? &poll : NULL); break;
-    case OP_SQUARE: tw_square(x, out, n, s); break;
-    case OP_SQRT: tw_sqrt(x, out, n, s); break;
-    case OP_INV: tw_inv(x, out, n, s); break;
+    case OP_MUL: status = tw_mul(x, y, out, n, s, stop); break;
+    case OP_DIV: status = tw_div(x, y, out, n, s, stop); break;
+    case OP_POW: status = tw_pow(x, y, n, out, n, s, stop); break;
+    case OP_SQUARE: status = tw_square(x, out, n, s, stop); break;
+    case OP_SQRT: status = tw_sqrt(x, out, n, s, stop); break;
+    case OP_INV: status = tw_inv(x, out, n, s, stop); break;
     default: break;
     }
     if (saved)
