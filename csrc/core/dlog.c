@@ -12,6 +12,29 @@
 
 #include "kernel_inline.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* A zeroed table of `bytes`; large ones ask Linux for huge pages, since giant steps probe it
+ * at random (one TLB miss a probe on 4 KiB pages).  Freed with free(). */
+#define HUGE_PAGE ((size_t)2 << 20)
+static void *table_alloc(size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        void *p = aligned_alloc(HUGE_PAGE, rounded);
+        if (!p)
+            return NULL;
+        madvise(p, rounded, MADV_HUGEPAGE);
+        memset(p, 0, rounded);
+        return p;
+    }
+#endif
+    return calloc(1, bytes);
+}
+
 typedef struct {
     size_t n;          /* limbs per element */
     u64 p, m;          /* subgroup order, baby steps */
@@ -51,9 +74,11 @@ static void dl_free(dl_table *t)
     free(t);
 }
 
+static size_t slot_of(const dl_table *t, u64 key);
+
 static void put(dl_table *t, u64 key, uint32_t val)
 {
-    size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & t->mask;
+    size_t i = slot_of(t, key);
     while (t->keys[i])
         i = (i + 1) & t->mask;
     t->keys[i] = key;
@@ -80,8 +105,8 @@ static dl_table *dl_new(const u64 *g, size_t n, u64 p, u64 m, const nc_poll *pol
     t->mask = slots - 1;
     t->g = (u64 *)malloc(n * sizeof(u64));
     t->giant = (u64 *)malloc(n * sizeof(u64));
-    t->keys = (u64 *)calloc(slots, sizeof(u64));
-    t->vals = (uint32_t *)calloc(slots, sizeof(uint32_t));
+    t->keys = (u64 *)table_alloc(slots * sizeof(u64));
+    t->vals = (uint32_t *)table_alloc(slots * sizeof(uint32_t));
     t->scratch = (u64 *)malloc((4 * n + tw_scratch_limbs(n)) * sizeof(u64));
     if (!t->g || !t->giant || !t->keys || !t->vals || !t->scratch || m > 0xFFFFFFFFu) {
         dl_free(t);
@@ -123,32 +148,53 @@ static void pow_small(const dl_table *t, u64 e, u64 *out, u64 *s)
 
 /* x in [0, p) with g^x = h (working basis), -1 when h is not in the subgroup, or -2 when
  * stopped. */
+/* The slot a key hashes to. */
+static size_t slot_of(const dl_table *t, u64 key)
+{
+    return (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & t->mask;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+/* Giant steps go in batches: the keys of GIANT_BATCH steps are computed and their slots
+ * prefetched before any is probed, so the cache misses of a large table (2^23 slots for the
+ * 128-bit field) overlap instead of queueing. */
+#define GIANT_BATCH 16
+
 static int64_t dl_log(dl_table *t, const u64 *h_in, const nc_poll *poll)
 {
     size_t n = t->n;
     u64 *h = t->scratch, *y = t->scratch + n, *chk = t->scratch + 2 * n;
     u64 *giant = t->scratch + 3 * n, *s = t->scratch + 4 * n;
+    u64 steps = (t->p + t->m - 1) / t->m, keys[GIANT_BATCH];
     memcpy(h, h_in, n * sizeof(u64));
     memcpy(giant, t->giant, n * sizeof(u64));
     tw_to_work(giant, n);
-    for (u64 i = 0; i * t->m < t->p; i++) {
-        if ((i & 0xffff) == 0xffff && nc_should_stop(poll))
+    for (u64 i = 0; i < steps; i += GIANT_BATCH) {
+        if ((i & 0xffff) == 0 && i && nc_should_stop(poll))
             return -2;
-        u64 key = fingerprint(h, n);
-        size_t k = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & t->mask;
-        while (t->keys[k]) {
-            if (t->keys[k] == key) {
-                u64 x = (i * t->m + t->vals[k]) % t->p;
+        u64 count = steps - i < GIANT_BATCH ? steps - i : GIANT_BATCH;
+        for (u64 b = 0; b < count; b++) { /* h = h_in (x) giant^(i + b) */
+            keys[b] = fingerprint(h, n);
+            PREFETCH(&t->keys[slot_of(t, keys[b])]);
+            tw_mulw(h, giant, y, n, s);
+            memcpy(h, y, n * sizeof(u64));
+        }
+        for (u64 b = 0; b < count; b++)
+            for (size_t k = slot_of(t, keys[b]); t->keys[k]; k = (k + 1) & t->mask) {
+                if (t->keys[k] != keys[b])
+                    continue;
+                u64 x = ((i + b) * t->m + t->vals[k]) % t->p;
                 if (n == 1)
                     return (int64_t)x; /* the key is the element itself */
                 pow_small(t, x, chk, s);
                 if (equal(chk, h_in, n))
                     return (int64_t)x;
             }
-            k = (k + 1) & t->mask;
-        }
-        tw_mulw(h, giant, y, n, s);
-        memcpy(h, y, n * sizeof(u64));
     }
     return -1;
 }
