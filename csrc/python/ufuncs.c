@@ -78,49 +78,39 @@ static u64 pow_signed(u64 a, long long k)
     } while (0)
 #define CHECK_u(v) ((void)0)
 
-/* Binary loops: add, mul and div, for operand types TA, TB and unsigned result TO. */
-#define BINARY_LOOPS(NAME, TA, TB, TO, SA, SB)                                                         \
-    static int add_##NAME(LOOP_PARAMS)                                                         \
+/* Element operations of the loops, on values already checked non-negative.  A zero divisor
+ * leaves the loop with ZeroDivisionError. */
+#define ADD_OF(x, y) ((x) ^ (y))
+#define MUL_OF(x, y) nk_mul((x), (y))
+#define DIV_OF(x, y) nk_mul((x), nk_inv(y))
+#define NO_ZERO_CHECK(y, op) ((void)0)
+#define ZERO_CHECK(y, op)                                                                      \
+    do {                                                                                       \
+        if ((y) == 0)                                                                          \
+            return zero_divisor(op);                                                           \
+    } while (0)
+
+/* One binary loop: operand types TA, TB (signedness SA, SB: i is checked), result TO. */
+#define BINARY_LOOP(OPNAME, NAME, TA, TB, TO, SA, SB, OF, DIVISOR_CHECK, OP)                  \
+    static int OPNAME##_##NAME(LOOP_PARAMS)                                                    \
     {                                                                                          \
         const char *a = data[0], *b = data[1];                                                 \
         char *o = data[2];                                                                     \
         for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) { \
             TA x = *(const TA *)a;                                                             \
             TB y = *(const TB *)b;                                                             \
-            CHECK_##SA(x);                                                                    \
-            CHECK_##SB(y);                                                                    \
-            *(TO *)o = (TO)((TO)x ^ (TO)y);                                                    \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
-    static int mul_##NAME(LOOP_PARAMS)                                                         \
-    {                                                                                          \
-        const char *a = data[0], *b = data[1];                                                 \
-        char *o = data[2];                                                                     \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) { \
-            TA x = *(const TA *)a;                                                             \
-            TB y = *(const TB *)b;                                                             \
-            CHECK_##SA(x);                                                                    \
-            CHECK_##SB(y);                                                                    \
-            *(TO *)o = (TO)nk_mul((u64)(TO)x, (u64)(TO)y);                                     \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
-    static int div_##NAME(LOOP_PARAMS)                                                         \
-    {                                                                                          \
-        const char *a = data[0], *b = data[1];                                                 \
-        char *o = data[2];                                                                     \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], b += steps[1], o += steps[2]) { \
-            TA x = *(const TA *)a;                                                             \
-            TB y = *(const TB *)b;                                                             \
-            CHECK_##SA(x);                                                                    \
-            CHECK_##SB(y);                                                                    \
-            if (y == 0)                                                                        \
-                return zero_divisor(OP_DIV);                                                   \
-            *(TO *)o = (TO)nk_mul((u64)(TO)x, nk_inv((u64)(TO)y));                             \
+            CHECK_##SA(x);                                                                     \
+            CHECK_##SB(y);                                                                     \
+            DIVISOR_CHECK(y, OP);                                                              \
+            *(TO *)o = (TO)OF((u64)(TO)x, (u64)(TO)y);                                         \
         }                                                                                      \
         return 0;                                                                              \
     }
+
+#define BINARY_LOOPS(NAME, TA, TB, TO, SA, SB)                                                 \
+    BINARY_LOOP(add, NAME, TA, TB, TO, SA, SB, ADD_OF, NO_ZERO_CHECK, OP_ADD)                  \
+    BINARY_LOOP(mul, NAME, TA, TB, TO, SA, SB, MUL_OF, NO_ZERO_CHECK, OP_MUL)                  \
+    BINARY_LOOP(div, NAME, TA, TB, TO, SA, SB, DIV_OF, ZERO_CHECK, OP_DIV)
 
 /* Whether an input and the output share memory other than element for element (an
  * accumulation reads the element just written): then the loop must go in order. */
@@ -169,43 +159,26 @@ static int overlaps(const char *in, const char *out, npy_intp n, size_t size)
 #define CHECK_NEG_i(acc) ((acc) < 0)
 #define CHECK_NEG_u(acc) 0
 
-/* Unary loops: square, sqrt, inv; and pow with a signed or unsigned 64-bit exponent. */
-#define UNARY_LOOPS(NAME, TA, TO, SA)                                                              \
-    static int square_##NAME(LOOP_PARAMS)                                                      \
+/* One unary loop (square, sqrt, inv); and, below, pow with a signed or unsigned 64-bit
+ * exponent. */
+#define UNARY_LOOP(OPNAME, NAME, TA, TO, SA, FN, ZERO, OP)                                     \
+    static int OPNAME##_##NAME(LOOP_PARAMS)                                                    \
     {                                                                                          \
         const char *a = data[0];                                                               \
         char *o = data[1];                                                                     \
         for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {                 \
             TA x = *(const TA *)a;                                                             \
-            CHECK_##SA(x);                                                                    \
-            *(TO *)o = (TO)nk_square((u64)(TO)x);                                              \
+            CHECK_##SA(x);                                                                     \
+            ZERO(x, OP);                                                                       \
+            *(TO *)o = (TO)FN((u64)(TO)x);                                                     \
         }                                                                                      \
         return 0;                                                                              \
-    }                                                                                          \
-    static int sqrt_##NAME(LOOP_PARAMS)                                                        \
-    {                                                                                          \
-        const char *a = data[0];                                                               \
-        char *o = data[1];                                                                     \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {                 \
-            TA x = *(const TA *)a;                                                             \
-            CHECK_##SA(x);                                                                    \
-            *(TO *)o = (TO)nk_sqrt((u64)(TO)x);                                                \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
-    static int inv_##NAME(LOOP_PARAMS)                                                         \
-    {                                                                                          \
-        const char *a = data[0];                                                               \
-        char *o = data[1];                                                                     \
-        for (npy_intp i = 0; i < dims[0]; i++, a += steps[0], o += steps[1]) {                 \
-            TA x = *(const TA *)a;                                                             \
-            CHECK_##SA(x);                                                                    \
-            if (x == 0)                                                                        \
-                return zero_divisor(OP_INV);                                                   \
-            *(TO *)o = (TO)nk_inv((u64)(TO)x);                                                 \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
+    }
+
+#define UNARY_LOOPS(NAME, TA, TO, SA)                                                          \
+    UNARY_LOOP(square, NAME, TA, TO, SA, nk_square, NO_ZERO_CHECK, OP_SQUARE)                 \
+    UNARY_LOOP(sqrt, NAME, TA, TO, SA, nk_sqrt, NO_ZERO_CHECK, OP_SQRT)                       \
+    UNARY_LOOP(inv, NAME, TA, TO, SA, nk_inv, ZERO_CHECK, OP_INV)                             \
     static int pow_##NAME##_i(LOOP_PARAMS)                                                     \
     {                                                                                          \
         const char *a = data[0], *k = data[1];                                                 \
