@@ -214,3 +214,17 @@ def test_nim_add_is_xor_on_contiguous_blocks(dtype):
         bad[3333] = -7
         with pytest.raises(ValueError, match="-7"):
             nim_add(bad, b)
+
+
+def test_multiprocessing_pool_maps_the_operations():
+    """The operations pickle by name, so a process pool can map them (spawn: a fresh
+    interpreter per worker, the strictest start method)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        inverses = pool.map(nim_inv, range(1, 200))
+        products = pool.starmap(nim_mul, [(x, x + 1) for x in range(100)])
+        arrays = pool.map(nim_square, [np.arange(5, dtype=np.uint16)] * 3)
+    assert all(fermat_mul(x, y) == 1 for x, y in zip(range(1, 200), inverses))
+    assert products == [fermat_mul(x, x + 1) for x in range(100)]
+    assert all(a.tolist() == [fermat_mul(v, v) for v in range(5)] for a in arrays)
