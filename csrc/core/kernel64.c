@@ -499,8 +499,37 @@ static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so
 /* A reduction, acc = acc (x) b[0] (x) ... (x) b[n-1]: the product is associative and
  * commutative, so eight independent chains in the working basis (one basis change an
  * element) keep the multiplier busy. */
+#ifdef NK_HAVE_VPCLMUL
+/* The same with the 256-bit carry-less product: eight chains in two vectors of four. */
+NK_VPCLMUL_FN static u64 product_of_vpclmul(u64 acc, const u64 *b, ptrdiff_t sb, size_t n)
+{
+    __m256i consts = _mm256_broadcastsi128_si256(nk_clmul_consts);
+    u64 one = nk_apply_linear(nk_to_poly_tab, 1), w[8];
+    __m256i lo = _mm256_set1_epi64x((long long)one), hi = lo;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        for (int j = 0; j < 8; j++)
+            w[j] = nk_apply_linear(nk_to_poly_tab, AT(b, sb, i + (size_t)j));
+        lo = nk_mul4_vpclmul(lo, _mm256_loadu_si256((const __m256i *)w), consts);
+        hi = nk_mul4_vpclmul(hi, _mm256_loadu_si256((const __m256i *)(w + 4)), consts);
+    }
+    _mm256_storeu_si256((__m256i *)w, lo);
+    _mm256_storeu_si256((__m256i *)(w + 4), hi);
+    u64 r = nk_apply_linear(nk_to_poly_tab, acc);
+    for (int j = 0; j < 8; j++)
+        r = nk_mul64_clmul(r, w[j]);
+    for (; i < n; i++)
+        r = nk_mul64_clmul(r, nk_apply_linear(nk_to_poly_tab, AT(b, sb, i)));
+    return nk_apply_linear(nk_from_poly_tab, r);
+}
+#endif
+
 NK_CLMUL_FN static u64 product_of(u64 acc, const u64 *b, ptrdiff_t sb, size_t n)
 {
+#ifdef NK_HAVE_VPCLMUL
+    if (nk_kernel == NK_VPCLMUL)
+        return product_of_vpclmul(acc, b, sb, n);
+#endif
     u64 one = nk_to_work(1), w[8] = {nk_to_work(acc), one, one, one, one, one, one, one};
     for (size_t i = 0; i < n; i++)
         w[i & 7] = nk_mulw(w[i & 7], nk_to_work(AT(b, sb, i)));
