@@ -113,13 +113,12 @@ static PyObject *py_heap_period(PyObject *mod, PyObject *const *args, Py_ssize_t
     if (PyObject_GetBuffer(args[0], &view, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
     if (view.ndim != 1 || (view.itemsize != 1 && view.itemsize != 2 && view.itemsize != 4) ||
-        v[0] > view.shape[0] || v[3] < 1) {
+        v[0] > view.shape[0] || v[2] < 1) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_ValueError, "heap_period needs a 1-d array of 1, 2 or 4 bytes, n <= len, a >= 1");
         return NULL;
     }
-    hp_period_rule rule = {(size_t)v[3], (size_t)v[4], (size_t)v[5], 0};
-    rule.floor = (size_t)PyLong_AsSsize_t(args[6]);
+    hp_period_rule rule = {(size_t)v[2], (size_t)v[3], (size_t)v[4], (size_t)v[5]};
     size_t n0 = 0, p;
     Py_BEGIN_ALLOW_THREADS
     p = hp_first_period(view.buf, (int)view.itemsize, (size_t)v[0], (size_t)v[1], &rule, &n0);

@@ -363,7 +363,7 @@ class HeapGame:
         if self._proven is not None and self._proven.checked_up_to <= max_n:
             return self._proven
         rule = self._proof_rule()
-        n = min(max_n, max(self._known, 1024))
+        n = min(max_n, max(self._known, 64))
         while True:
             self._compute(n, progress)
             g = self._g
@@ -380,7 +380,8 @@ class HeapGame:
             step = int(n * 1.25) + 1
             target = None
             if rule is not None:
-                glimpse = _core.heap_period(g, n, n, 1, 2, 0, 0)  # repeated once
+                # a period whose proof needs at most step values repeats on 3/8 of them
+                glimpse = _core.heap_period(g, n, n, 1, 1, 3 * n // 8, 0)
                 if glimpse is not None:
                     a, b, c, floor = rule[0]
                     target = a * max(glimpse[1], floor) + b * glimpse[0] + c
