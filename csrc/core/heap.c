@@ -698,15 +698,19 @@ size_t hp_first_period(const void *g, int width, size_t n, size_t pmax, const hp
         if (need > n)
             break;
         size_t limit = (n - need) / rule->a; /* n0 may be at most this */
-        if (limit < rule->floor)
+        if (limit < rule->floor || limit >= n - p)
             continue;
-        size_t i = n - p; /* the pairs (i - 1, i - 1 + p), going down */
-        while (i > 0 && get_value(g, width, i - 1) == get_value(g, width, i - 1 + p))
-            i--;
-        if (i <= limit) {
-            *preperiod = i;
-            return p;
-        }
+        /* g[j] == g[j + p] for limit <= j < n - p, looked at from the bottom up: a failing p
+         * (a multiple of the true period included) fails near the pre-period, at once */
+        size_t j = limit;
+        while (j < n - p && get_value(g, width, j) == get_value(g, width, j + p))
+            j++;
+        if (j < n - p)
+            continue;
+        while (limit > 0 && get_value(g, width, limit - 1) == get_value(g, width, limit - 1 + p))
+            limit--;
+        *preperiod = limit;
+        return p;
     }
     return 0;
 }

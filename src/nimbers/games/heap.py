@@ -134,8 +134,9 @@ class HeapGame:
         """g(0), ..., g(n-1), in the smallest unsigned dtype that holds them.
 
         Computed in C and kept for later calls (a progress bar on a terminal for long runs,
-        Ctrl-C stops them with KeyboardInterrupt, the values so far kept); after period() has
-        proven a period, filled in from it.  method: "auto" (the cheaper of the two per
+        Ctrl-C stops them with KeyboardInterrupt, the values so far kept).  Once a period is
+        proven (by period(), or on the way: long runs check for a proof between calls of the
+        engine), the rest is filled in from it.  method: "auto" (the cheaper of the two per
         heap size), "exact" (every split scanned) or "sparse" (the rare-values method); mask:
         the sparse space's value mask (rare when popcount(g & mask) is even), chosen
         automatically when None.  Every method gives the same, exact values.
@@ -146,15 +147,19 @@ class HeapGame:
         [5, 2, 3]
         """
         n = _count(n)
+        if n > self._known and self._proven is None:
+            self._compute(n, progress, method, mask, prove=True)
         if n > self._known and self._proven is not None:
             return self._by_period(n)
-        self._compute(n, progress, method, mask)
         return self._g[:n].copy()
 
     def _compute(self, n: int, progress: bool | None, method: str = "auto",
-                 mask: int | None = None) -> None:
+                 mask: int | None = None, prove: bool = False) -> None:
+        """Computes the values up to n; with prove, stops early once the values so far
+        prove a period (checked between calls of the engine)."""
         if n <= self._known:
             return
+        rule = self._proof_rule() if prove else None
         if method not in _METHODS:
             raise ValueError(f"method is 'auto', 'exact' or 'sparse', not {method!r}")
         if mask is not None and (isinstance(mask, bool) or not isinstance(mask, (int, np.integer))
@@ -180,6 +185,12 @@ class HeapGame:
                 if reached < stop:  # the next value needs a wider dtype
                     self._widen()
                     continue
+                if rule is not None and self._known < n:
+                    found = _core.heap_period(self._g, self._known, self._known, *rule[0])
+                    if found is not None:
+                        self._proven = Periodicity(found[0], found[1], True, self._known,
+                                                   rule[1])
+                        return
                 # each call starts by reading the values so far: calls of about a second
                 elapsed = time.monotonic() - began
                 if elapsed < 0.5:
@@ -360,7 +371,7 @@ class HeapGame:
         'the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)'
         """
         max_n = _count(max_n)
-        if self._proven is not None and self._proven.checked_up_to <= max_n:
+        if self._proven is not None:
             return self._proven
         rule = self._proof_rule()
         n = min(max_n, max(self._known, 64))
