@@ -94,11 +94,10 @@ def run_peer(binary: str, code: str, what) -> dict:
                 marks["end"] = child_cpu(p.pid)
                 break
     finally:
-        cpu = child_cpu(p.pid) if p.poll() is None else None
-        p.kill()
+        p.kill()  # the child stays unreaped until wait4, which reads its CPU time
         _, _, usage = os.wait4(p.pid, 0)
-        total = usage.ru_utime + usage.ru_stime
-    return {"cpu": cpu if cpu is not None else total, "marks": marks, "last": last}
+        p.returncode = -1
+    return {"cpu": usage.ru_utime + usage.ru_stime, "marks": marks, "last": last}
 
 
 # ---- nimbers ------------------------------------------------------------------------------

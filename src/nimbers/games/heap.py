@@ -16,6 +16,7 @@ Periodicity(period=12, preperiod=71, proven=True, checked_up_to=...)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -123,6 +124,7 @@ class HeapGame:
         self._g = np.zeros(1, dtype=np.uint8)  # g(0) = 0; capacity may exceed _known
         self._known = 1
         self._proven: Periodicity | None = None
+        self._chunk = 1 << 14  # heap sizes per call of the engine, adapted to take ~1 s
         self.last_run: dict[str, int] = {}
 
     def __repr__(self) -> str:
@@ -154,9 +156,11 @@ class HeapGame:
         return self._g[:n].copy()
 
     def _compute(self, n: int, progress: bool | None, method: str = "auto",
-                 mask: int | None = None, prove: bool = False) -> None:
+                 mask: int | None = None, prove: bool = False,
+                 bar: Progress | None = None) -> None:
         """Computes the values up to n; with prove, stops early once the values so far
-        prove a period (checked between calls of the engine)."""
+        prove a period (checked between calls of the engine).  bar: a progress bar to
+        advance instead of a new one."""
         if n <= self._known:
             return
         rule = self._proof_rule() if prove else None
@@ -170,9 +174,14 @@ class HeapGame:
                              "(period()) to answer larger heaps from it")
         self._reserve(n)
         engine_mask = -1 if mask is None else int(mask) << 1
-        with Progress(n - self._known, f"{self.name} Grundy values", enabled=progress,
-                      min_total=20000) as bar:
-            chunk = 1 << 14
+        own = bar is None
+        if bar is None:
+            bar = Progress(n - self._known, f"{self.name} Grundy values", enabled=progress,
+                           min_total=20000)
+        with bar if own else contextlib.nullcontext(bar):
+            # each call of the engine starts by reading the values so far (a few ns each):
+            # calls of about a second, and never much shorter than that reading
+            chunk = max(self._chunk, self._known // 16)
             while self._known < n:
                 stop = min(n, self._known + chunk)
                 began = time.monotonic()
@@ -191,12 +200,12 @@ class HeapGame:
                         self._proven = Periodicity(found[0], found[1], True, self._known,
                                                    rule[1])
                         return
-                # each call starts by reading the values so far: calls of about a second
                 elapsed = time.monotonic() - began
                 if elapsed < 0.5:
                     chunk *= 2
                 elif elapsed > 2 and chunk > 1 << 14:
                     chunk //= 2
+                self._chunk = chunk
 
     def _reserve(self, n: int) -> None:
         """Room for n values, growing by half again at least (extending step by step stays
@@ -375,8 +384,16 @@ class HeapGame:
             return self._proven
         rule = self._proof_rule()
         n = min(max_n, max(self._known, 64))
+        with Progress(max_n, f"{self.name}: period search up to n = {max_n}", enabled=progress,
+                      min_total=1 << 20) as bar:
+            bar.update(self._known)
+            return self._period_search(n, max_n, rule, bar)
+
+    def _period_search(self, n: int, max_n: int,
+                       rule: tuple[tuple[int, int, int, int], str] | None,
+                       bar: Progress) -> Periodicity:
         while True:
-            self._compute(n, progress)
+            self._compute(n, None, bar=bar)
             g = self._g
             if rule is not None:
                 found = _core.heap_period(g, n, n, *rule[0])
