@@ -22,6 +22,7 @@ import argparse
 import math
 import os
 import platform
+import signal
 import subprocess
 import sys
 import time
@@ -94,7 +95,8 @@ def run_peer(binary: str, code: str, what) -> dict:
                 marks["end"] = child_cpu(p.pid)
                 break
     finally:
-        p.kill()  # the child stays unreaped until wait4, which reads its CPU time
+        # not p.kill(): it reaps an exited child; wait4 must, to read the CPU time
+        os.kill(p.pid, signal.SIGKILL)
         _, _, usage = os.wait4(p.pid, 0)
         p.returncode = -1
     return {"cpu": usage.ru_utime + usage.ru_stime, "marks": marks, "last": last}

@@ -72,6 +72,20 @@ static inline int marked(marks m, uint32_t v)
     return m.seen[v] == m.now;
 }
 
+/* The index of the rare position r in the sorted rpos[0..n), or n when r is not rare. */
+static size_t rare_index(const uint32_t *rpos, size_t n, uint32_t r)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rpos[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && rpos[lo] == r ? lo : n;
+}
+
 /* ---- kernels, one set per value width ---------------------------------------------------- */
 
 /* For a split of total tokens into a + (total - a), lo <= a < hi:
@@ -109,16 +123,37 @@ static inline int marked(marks m, uint32_t v)
                 return 1;                                                                     \
         return 0;                                                                             \
     }                                                                                         \
+    static void mark_rare_range_##SUF(const T *top, const uint32_t *rpos,                     \
+                                      const uint32_t *rval, size_t from, size_t to,           \
+                                      marks seen)                                             \
+    {                                                                                         \
+        uint32_t *s = seen.seen, now = seen.now;                                              \
+        size_t i = from;                                                                      \
+        for (; i + 4 <= to; i += 4) {                                                         \
+            uint32_t v0 = rval[i] ^ top[-(ptrdiff_t)rpos[i]];                                 \
+            uint32_t v1 = rval[i + 1] ^ top[-(ptrdiff_t)rpos[i + 1]];                         \
+            uint32_t v2 = rval[i + 2] ^ top[-(ptrdiff_t)rpos[i + 2]];                         \
+            uint32_t v3 = rval[i + 3] ^ top[-(ptrdiff_t)rpos[i + 3]];                         \
+            s[v0] = now;                                                                      \
+            s[v1] = now;                                                                      \
+            s[v2] = now;                                                                      \
+            s[v3] = now;                                                                      \
+        }                                                                                     \
+        for (; i < to; i++)                                                                   \
+            s[rval[i] ^ top[-(ptrdiff_t)rpos[i]]] = now;                                      \
+    }                                                                                         \
     static void mark_rare_##SUF(const T *g, size_t total, const uint32_t *rpos,               \
                                 const uint32_t *rval, size_t nrare, int unequal,              \
-                                marks seen)                                               \
+                                marks seen)                                                   \
     {                                                                                         \
-        for (size_t i = 0; i < nrare && rpos[i] < total; i++) {                               \
-            size_t b = total - rpos[i];                                                       \
-            if (unequal && b == rpos[i])                                                      \
-                continue;                                                                     \
-            mark(seen, rval[i] ^ g[b]);                                                       \
-        }                                                                                     \
+        while (nrare && rpos[nrare - 1] >= total)                                             \
+            nrare--;                                                                          \
+        size_t skip = nrare; /* Grundy's game: the rare total / 2 is no split of its own */   \
+        if (unequal && total % 2 == 0)                                                        \
+            skip = rare_index(rpos, nrare, (uint32_t)(total / 2));                            \
+        mark_rare_range_##SUF(g + total, rpos, rval, 0, skip, seen);                          \
+        if (skip < nrare)                                                                     \
+            mark_rare_range_##SUF(g + total, rpos, rval, skip + 1, nrare, seen);              \
     }                                                                                         \
     static void mark_triples_##SUF(const T *g, size_t total, marks seen)                  \
     {                                                                                         \
