@@ -272,3 +272,22 @@ def test_other_threads_run_during_a_long_run():
         ticks.append(1)
         worker.join(0.005)
     assert len(ticks) > 1
+
+
+def test_arithmetic_periods_of_three_heap_codes():
+    # 0.C: take one token and leave two or three heaps, from the definition
+    g = [0] * 80
+    for h in range(1, 80):
+        r = h - 1
+        opts = {g[a] ^ g[r - a] for a in range(1, r)}
+        opts |= {g[a] ^ g[b] ^ g[r - a - b] for a in range(1, r) for b in range(1, r - a)
+                 if r - a - b >= 1}
+        m = 0
+        while m in opts:
+            m += 1
+        g[h] = m
+    p = take_break("0.C").period(max_n=80)
+    assert not p.proven and p.saltus != 0
+    assert all(g[n + p.period] == g[n] + p.saltus for n in range(p.preperiod, 80 - p.period))
+    assert g[p.preperiod - 1 + p.period] != g[p.preperiod - 1] + p.saltus
+    assert "saltus" in str(p) and "not proven" in str(p)

@@ -352,6 +352,13 @@ static void classes_build(engine *e)
             e->common[p][v] = e->mask && parity32(((v << 1) | (uint32_t)p) & e->mask);
 }
 
+/* The passes over all values so far (billions, in long runs) ask the poll now and then. */
+enum { STOP = -2 };
+static int stop_now(const engine *e, size_t i)
+{
+    return (i & ((1u << 22) - 1)) == 0 && i && nc_should_stop(e->cfg->poll);
+}
+
 static int rare_push(engine *e, size_t i, uint32_t v)
 {
     if (e->nrare == e->rcap) {
@@ -380,6 +387,8 @@ static int rare_build(engine *e, size_t n)
         uint32_t v = get_value(e->g, e->width, i);
         if (is_rare(e, i, v) && rare_push(e, i, v) < 0)
             return -1;
+        if (stop_now(e, i))
+            return STOP;
     }
     return 0;
 }
@@ -446,6 +455,8 @@ static int engine_start(engine *e, size_t start)
         uint32_t v = get_value(e->g, e->width, i);
         if (v > maxg)
             maxg = v;
+        if (stop_now(e, i))
+            return STOP;
     }
     unsigned bits = 0;
     while (bits < 32 && ((uint64_t)1 << bits) <= maxg)
@@ -671,9 +682,10 @@ int hp_extend(const hp_config *cfg, void *g, size_t start, size_t stop, size_t *
         start = 1;
     }
     int status = NC_OK;
-    if (engine_start(&e, start) < 0) {
+    int started = engine_start(&e, start);
+    if (started < 0) {
         engine_free(&e);
-        return NC_NOMEM;
+        return started == STOP ? NC_STOPPED : NC_NOMEM;
     }
     uint32_t limit = e.width == 4 ? 0xffffffffu : ((uint32_t)1 << (8 * e.width)) - 1;
     size_t n = start;
@@ -688,19 +700,15 @@ int hp_extend(const hp_config *cfg, void *g, size_t start, size_t stop, size_t *
             break;
         }
         e.counts[(v << 1) | (n & 1)]++;
-        if (e.mask && is_rare(&e, n, v)) {
-            if (rare_push(&e, n, v) < 0 || mask_update(&e, n + 1) < 0) {
-                status = NC_NOMEM;
-                n++;
-                break;
-            }
-        } else if (!e.mask && e.nsplit && !e.nsplit3 && cfg->mask == HP_MASK_AUTO &&
-                   (n & (n - 1)) == 0) {
-            if (mask_update(&e, n + 1) < 0) {
-                status = NC_NOMEM;
-                n++;
-                break;
-            }
+        int failed = 0;
+        if (e.mask && is_rare(&e, n, v))
+            failed = rare_push(&e, n, v) < 0 ? -1 : mask_update(&e, n + 1);
+        else if (!e.mask && e.nsplit && !e.nsplit3 && (n & (n - 1)) == 0)
+            failed = mask_update(&e, n + 1); /* no mask yet: try one now and then */
+        if (failed < 0) {
+            status = failed == STOP ? NC_STOPPED : NC_NOMEM;
+            n++;
+            break;
         }
         if (e.work >= POLL_WORK) {
             e.work = 0;

@@ -44,21 +44,29 @@ class Periodicity:
 
     proven: established by the theorem named in theorem (the octal periodicity theorem of Guy
     and Smith, or the window argument for subtraction games) from the values up to
-    checked_up_to; when False, those values are consistent with it and nothing more."""
+    checked_up_to; when False, those values are consistent with it and nothing more.
+    saltus: non-zero for an arithmetic period, g(n + period) = g(n) + saltus (games with
+    three-heap splits; reported as CGSuite's CheckPeriodicity does, never proven here)."""
 
     period: int | None
     preperiod: int | None
     proven: bool
     checked_up_to: int
     theorem: str | None = None
+    saltus: int = 0
 
     def __repr__(self) -> str:
-        return (f"Periodicity(period={self.period}, preperiod={self.preperiod}, "
+        saltus = f", saltus={self.saltus}" if self.saltus else ""
+        return (f"Periodicity(period={self.period}, preperiod={self.preperiod}{saltus}, "
                 f"proven={self.proven}, checked_up_to=...)")
 
     def __str__(self) -> str:
         if self.period is None:
             return f"no period found up to n = {self.checked_up_to}"
+        if self.saltus:
+            return (f"arithmetic period {self.period} with saltus {self.saltus} "
+                    f"(g(n + {self.period}) = g(n) + {self.saltus}), pre-period "
+                    f"{self.preperiod} (not proven up to n = {self.checked_up_to})")
         if self.proven:
             return (f"period {self.period}, pre-period {self.preperiod} (proven from "
                     f"{self.checked_up_to} values by {self.theorem})")
@@ -358,7 +366,7 @@ class HeapGame:
             return (2, 2, t, 1), GUY_SMITH
         return None
 
-    def period(self, max_n: int = 1 << 20, progress: bool | None = None) -> Periodicity:
+    def period(self, max_n: int | None = None, progress: bool | None = None) -> Periodicity:
         """The smallest period and its pre-period of the Grundy sequence.
 
         For codes whose moves leave at most two heaps (first digit 0 or 4, digits 0-7) the
@@ -366,8 +374,10 @@ class HeapGame:
         n0 <= n < 2 n0 + p + t (t the largest number of tokens a move may remove), then for
         all n >= n0.  For subtraction games a window of t repeated values proves it.  Values
         are computed (in place, growing) exactly as far as the proof of the apparent period
-        needs, at most to max_n; when no period is proven by then, the apparent one comes with
-        proven=False.  Codes with three-heap splits and Grundy's game are never proven here.
+        needs, at most to max_n (default 2^20; 2^11 with three-heap splits); when no period
+        is proven by then, the apparent one comes with proven=False.  Codes with three-heap
+        splits and Grundy's game are never proven here; for the former an arithmetic period
+        (a saltus, as CGSuite's CheckPeriodicity reports) is looked for as well.
         Once proven, grundy, grundy_values, value, is_losing and winning_move answer any heap
         size from the period.
 
@@ -379,6 +389,8 @@ class HeapGame:
         >>> p.theorem
         'the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)'
         """
+        if max_n is None:  # a three-heap split costs n^2 per heap size
+            max_n = 1 << 11 if any(d & 8 for d in self.rules or ()) else 1 << 20
         max_n = _count(max_n)
         if self._proven is not None:
             return self._proven
@@ -402,9 +414,14 @@ class HeapGame:
                     return self._proven
             seen = _core.heap_period(g, n, n, 1, 3, 0, 0)  # the tail shows it twice
             if n >= max_n:
-                if seen is None:
-                    return Periodicity(None, None, False, n)
-                return Periodicity(seen[0], seen[1], False, n)
+                if seen is not None:
+                    return Periodicity(seen[0], seen[1], False, n)
+                if any(d & 8 for d in self.rules or ()):
+                    arithmetic = _arithmetic_period(g[:n])
+                    if arithmetic is not None:
+                        return Periodicity(arithmetic[0], arithmetic[1], False, n,
+                                           saltus=arithmetic[2])
+                return Periodicity(None, None, False, n)
             step = int(n * 1.25) + 1
             target = None
             if rule is not None:
@@ -498,6 +515,23 @@ class HeapGame:
         rare = _popcount_parity(extended & full) == 0
         return HeapStats(n, int(g[largest_at]), largest_at, full >> 1, bool(full & 1),
                          sizes[rare], g[1:][rare])
+
+
+def _arithmetic_period(g: np.ndarray) -> tuple[int, int, int] | None:
+    """The least p (with its pre-period n0 and saltus s != 0) for which g(n + p) = g(n) + s
+    holds from n0 to the end, on a stretch of at least 2p and a quarter of the values."""
+    g = g.astype(np.int64)
+    n = len(g)
+    for p in range(1, n // 3 + 1):
+        d = g[p:] - g[:-p]
+        s = int(d[-1])
+        if s == 0 or d[-2] != s:
+            continue
+        bad = np.nonzero(d != s)[0]
+        n0 = int(bad[-1]) + 1 if bad.size else 0
+        if n - p - n0 >= max(2 * p, n // 4):
+            return p, n0, s
+    return None
 
 
 def _fewest_rare_mask(extended: np.ndarray, parity_ok: bool) -> int:
