@@ -29,8 +29,8 @@ from .. import _core
 from .._progress import Progress
 from .codes import TakeBreakCode, parse_take_break_code
 
-__all__ = ["HeapGame", "HeapStats", "Periodicity", "subtraction_game", "octal_game", "take_break_game",
-           "grundy_game", "heap_game_from_code"]
+__all__ = ["HeapGame", "HeapStats", "Periodicity", "subtraction_game", "octal_game",
+           "take_break_game", "grundy_game", "heap_game_from_code"]
 
 
 GUY_SMITH = "the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)"
