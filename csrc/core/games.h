@@ -39,8 +39,9 @@ typedef struct {
 } hp_report;
 
 /* Extends the values g[0..start) to g[0..stop) (g holds cfg->width bytes per value).
- * NC_OK, NC_NOMEM, NC_STOPPED or NC_BADARG; *reached is the number of values known, below
- * stop on NC_OK when the next value does not fit the width.  report may be NULL. */
+ * NC_OK, NC_NOMEM, NC_STOPPED or NC_BADARG (a bad width, or a value of 2^24 or more: beyond
+ * the engine's tables); *reached is the number of values known, below stop on NC_OK when
+ * the next value does not fit the width.  report may be NULL. */
 int hp_extend(const hp_config *cfg, void *g, size_t start, size_t stop, size_t *reached,
               hp_report *report);
 

@@ -239,7 +239,7 @@ typedef struct {
     uint32_t *pending;   /* values whose reachability is still open */
     size_t *cursor;      /* settle's progress through each kind of split, and their totals */
     uint8_t *common[2];  /* 1 for the values of common class, split totals of parity 0 and 1 */
-    uint64_t *counts;    /* counts[e] for e = 2 g + parity, 2^(bits+1) of them */
+    uint64_t *counts;    /* counts[e] for e = 2 g + parity, g < 2^COUNT_BITS */
     int64_t *walsh;
     /* the sparse space */
     uint32_t mask; /* M over e = 2 g + parity; 0 when the sparse method is off */
@@ -311,11 +311,27 @@ static int is_rare(const engine *e, size_t i, uint32_t v)
     return !parity32((((v << 1) | (uint32_t)(i & 1))) & e->mask);
 }
 
+/* The counts behind the choice of the mask cover the values below 2^COUNT_BITS (masks of
+ * their bits; a larger value is rare or common all the same, and exactness never depends on
+ * the mask).  No value may reach 2^MAX_BITS: its tables would not fit. */
+enum { COUNT_BITS = 16, MAX_BITS = 24 };
+
+static size_t count_size(unsigned bits)
+{
+    return (size_t)2 << (bits < COUNT_BITS ? bits : COUNT_BITS);
+}
+
+static void count_value(engine *e, size_t i, uint32_t v)
+{
+    if (v < (1u << COUNT_BITS))
+        e->counts[(v << 1) | (i & 1)]++;
+}
+
 /* Tables and counts for values below 2^bits (their contents rebuilt by the caller). */
 static int room_for_bits(engine *e, unsigned bits)
 {
     size_t nvalues = ((size_t)1 << bits) + 1;
-    size_t ncounts = (size_t)2 << bits;
+    size_t ncounts = count_size(bits);
     uint32_t *seen = (uint32_t *)realloc(e->seen.seen, nvalues * sizeof(uint32_t));
     if (seen)
         e->seen.seen = seen;
@@ -336,7 +352,7 @@ static int room_for_bits(engine *e, unsigned bits)
         e->walsh = walsh;
     if (!seen || !pending || !c0 || !c1 || !counts || !walsh)
         return -1;
-    size_t old_counts = e->nvalues ? (size_t)2 << e->bits : 0;
+    size_t old_counts = e->nvalues ? count_size(e->bits) : 0;
     memset(e->counts + old_counts, 0, (ncounts - old_counts) * sizeof(uint64_t));
     memset(e->seen.seen + e->nvalues, 0, (nvalues - e->nvalues) * sizeof(uint32_t));
     e->bits = bits;
@@ -353,7 +369,7 @@ static void classes_build(engine *e)
 }
 
 /* The passes over all values so far (billions, in long runs) ask the poll now and then. */
-enum { STOP = -2 };
+enum { STOP = -2, TOO_LARGE = -3 };
 static int stop_now(const engine *e, size_t i)
 {
     return (i & ((1u << 22) - 1)) == 0 && i && nc_should_stop(e->cfg->poll);
@@ -397,7 +413,7 @@ static int rare_build(engine *e, size_t n)
  * W[M] = sum_e counts[e] (-1)^popcount(e & M), the rare count of M is (N + W[M]) / 2. */
 static uint32_t best_mask(engine *e, size_t n, size_t *rare_count)
 {
-    size_t size = (size_t)2 << e->bits;
+    size_t size = count_size(e->bits);
     for (size_t i = 0; i < size; i++)
         e->walsh[i] = (int64_t)e->counts[i];
     for (size_t h = 1; h < size; h <<= 1)
@@ -461,10 +477,12 @@ static int engine_start(engine *e, size_t start)
     unsigned bits = 0;
     while (bits < 32 && ((uint64_t)1 << bits) <= maxg)
         bits++;
+    if (bits > MAX_BITS)
+        return TOO_LARGE;
     if (room_for_bits(e, bits) < 0)
         return -1;
     for (size_t i = 1; i < start; i++)
-        e->counts[(get_value(e->g, e->width, i) << 1) | (i & 1)]++;
+        count_value(e, i, get_value(e->g, e->width, i));
     if (e->cfg->mask != HP_MASK_AUTO && e->nsplit && !e->nsplit3) {
         e->mask = e->cfg->mask & (e->parity_ok ? 0xffffffffu : 0xfffffffeu);
         classes_build(e);
@@ -480,6 +498,8 @@ static int engine_grow(engine *e, uint32_t v)
     unsigned bits = e->bits;
     while (bits < 32 && ((uint64_t)1 << bits) <= v)
         bits++;
+    if (bits > MAX_BITS)
+        return TOO_LARGE;
     if (room_for_bits(e, bits) < 0)
         return -1;
     classes_build(e);
@@ -685,7 +705,7 @@ int hp_extend(const hp_config *cfg, void *g, size_t start, size_t stop, size_t *
     int started = engine_start(&e, start);
     if (started < 0) {
         engine_free(&e);
-        return started == STOP ? NC_STOPPED : NC_NOMEM;
+        return started == STOP ? NC_STOPPED : started == TOO_LARGE ? NC_BADARG : NC_NOMEM;
     }
     uint32_t limit = e.width == 4 ? 0xffffffffu : ((uint32_t)1 << (8 * e.width)) - 1;
     size_t n = start;
@@ -694,12 +714,12 @@ int hp_extend(const hp_config *cfg, void *g, size_t start, size_t stop, size_t *
         if (v > limit)
             break; /* it does not fit the width: the caller widens and resumes */
         store(g, e.width, n, v);
-        if ((v >> e.bits) && engine_grow(&e, v) < 0) {
-            status = NC_NOMEM;
-            n++;
+        int grown = v >> e.bits ? engine_grow(&e, v) : 0;
+        if (grown < 0) {
+            status = grown == TOO_LARGE ? NC_BADARG : NC_NOMEM;
             break;
         }
-        e.counts[(v << 1) | (n & 1)]++;
+        count_value(&e, n, v);
         int failed = 0;
         if (e.mask && is_rare(&e, n, v))
             failed = rare_push(&e, n, v) < 0 ? -1 : mask_update(&e, n + 1);

@@ -85,6 +85,11 @@ static PyObject *py_heap_extend(PyObject *mod, PyObject *const *args, Py_ssize_t
                         "heap_extend needs a 1-d uint8/uint16/uint32 array and 0 <= start <= stop <= len");
         return NULL;
     }
+    if (status == NC_BADARG) {
+        PyErr_SetString(PyExc_ValueError, "heap_extend: a Grundy value of 2^24 or more (beyond "
+                                          "the engine's tables)");
+        return NULL;
+    }
     if (status != NC_OK)
         return nb_status_error(status);
     return Py_BuildValue("(nkknn)", (Py_ssize_t)reached, (unsigned long)report.mask,
