@@ -249,18 +249,23 @@ class HeapGame:
         return out
 
     def grundy(self, heap: int) -> int:
-        """The Grundy value of one heap (any size once period() has proven a period).
+        """The Grundy value of one heap: any size once a period is proven (a heap beyond the
+        engine's 2^32 first looks for that proof).
 
         >>> game = octal_game("0.07")
-        >>> game.period().proven, game.grundy(10**18)
-        (True, 3)
+        >>> game.grundy(10**18), game.period().proven
+        (3, True)
         """
         heap = _heap_size(heap)
+        if heap >= self._known and self._proven is None:
+            if heap >= 2**32 and self._proof_rule() is not None:
+                self.period()  # beyond the engine: only a proven period can answer
+            if self._proven is None:
+                self._compute(heap + 1, None, prove=True)
         if heap >= self._known:
             per = self._proven
-            if per is not None and per.period is not None and per.preperiod is not None:
-                return int(self._g[per.preperiod + (heap - per.preperiod) % per.period])
-            self._compute(heap + 1, None)
+            assert per is not None and per.period is not None and per.preperiod is not None
+            return int(self._g[per.preperiod + (heap - per.preperiod) % per.period])
         return int(self._g[heap])
 
     def moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
