@@ -98,8 +98,11 @@ static size_t rare_index(const uint32_t *rpos, size_t n, uint32_t r)
     static void mark_pairs_##SUF(const T *g, size_t total, size_t lo, size_t hi,              \
                                  marks seen)                                              \
     {                                                                                         \
-        for (size_t a = lo; a < hi; a++)                                                      \
-            mark(seen, (uint32_t)(g[a] ^ g[total - a]));                                      \
+        const T *far = g + total;                                                             \
+        for (size_t a = lo; a < hi; a++) {                                                    \
+            uint32_t x = g[a], y = far[-(ptrdiff_t)a];                                        \
+            mark(seen, x ^ y);                                                                \
+        }                                                                                     \
     }                                                                                         \
     HP_CLONES static int block_hit_##SUF(const T *x, const T *y, T c)                         \
     {                                                                                         \
