@@ -205,8 +205,7 @@ class HeapGame:
                 if rule is not None and self._known < n:
                     found = _core.heap_period(self._g, self._known, self._known, *rule[0])
                     if found is not None:
-                        self._proven = Periodicity(found[0], found[1], True, self._known,
-                                                   rule[1])
+                        self._proven = _proof(found, rule)
                         return
                 elapsed = time.monotonic() - began
                 if elapsed < 0.5:
@@ -415,7 +414,7 @@ class HeapGame:
             if rule is not None:
                 found = _core.heap_period(g, n, n, *rule[0])
                 if found is not None:
-                    self._proven = Periodicity(found[0], found[1], True, n, rule[1])
+                    self._proven = _proof(found, rule)
                     return self._proven
             seen = _core.heap_period(g, n, n, 1, 3, 0, 0)  # the tail shows it twice
             if n >= max_n:
@@ -520,6 +519,13 @@ class HeapGame:
         rare = _popcount_parity(extended & full) == 0
         return HeapStats(n, int(g[largest_at]), largest_at, full >> 1, bool(full & 1),
                          sizes[rare], g[1:][rare])
+
+
+def _proof(found: tuple[int, int], rule: tuple[tuple[int, int, int, int], str]) -> Periodicity:
+    """The proven period (p, n0), with the number of values its proof needs."""
+    p, n0 = found
+    (a, b, c, floor), theorem = rule
+    return Periodicity(p, n0, True, a * max(n0, floor) + b * p + c, theorem)
 
 
 def _arithmetic_period(g: np.ndarray) -> tuple[int, int, int] | None:
