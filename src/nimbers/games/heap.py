@@ -121,7 +121,9 @@ class HeapGame:
     sequence of heap sizes, and its value is the nim-sum of the heaps' Grundy values.
     Values are computed in C (the sparse-space method of Winning Ways ch. 4 where it pays,
     the plain scan elsewhere), kept in the smallest unsigned dtype that holds them, and once
-    period() has proven a period, any heap size is answered from it at once.
+    period() has proven a period, any heap size is answered from it at once.  last_run says
+    what the engine used in its last call: the value mask and parity term of the sparse
+    space, the number of rare heap sizes, and how many heap sizes each method settled.
     """
 
     def __init__(self, name: str, rules: Sequence[int] | None, kind: str, code: str) -> None:
