@@ -292,3 +292,13 @@ def test_arithmetic_periods_of_three_heap_codes():
     assert all(g[n + p.period] == g[n] + p.saltus for n in range(p.preperiod, 80 - p.period))
     assert g[p.preperiod - 1 + p.period] != g[p.preperiod - 1] + p.saltus
     assert "saltus" in str(p) and "not proven" in str(p)
+
+
+def test_load_refuses_a_broken_state(tmp_path):
+    game = octal_game("0.77")
+    game.grundy_values(50)
+    game.save(tmp_path / "k.npy")
+    state = tmp_path / "k.npy.json"
+    state.write_text(state.read_text().replace('"rules"', '"regles"'))
+    with pytest.raises(ValueError, match="not a saved heap game"):
+        HeapGame.load(tmp_path / "k.npy")

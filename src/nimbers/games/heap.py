@@ -477,15 +477,21 @@ class HeapGame:
         if not isinstance(state, dict) or state.get("format") != _SAVE_FORMAT:
             raise ValueError(f"{_state_path(path)} is not a saved heap game")
         values = np.load(path, allow_pickle=False)
-        if values.ndim != 1 or values.dtype not in (np.uint8, np.uint16, np.uint32) or \
-                len(values) != state["count"] or not len(values) or values[0] != 0:
-            raise ValueError(f"{path}: the values do not match the saved state")
-        game = cls(state["name"], state["rules"], state["kind"], state["code"])
+        try:
+            if values.ndim != 1 or values.dtype not in (np.uint8, np.uint16, np.uint32) or \
+                    len(values) != state["count"] or not len(values) or values[0] != 0:
+                raise ValueError(f"{path}: the values do not match the saved state")
+            rules = state["rules"]
+            if rules is not None and not all(isinstance(d, int) and 0 <= d < 16 for d in rules):
+                raise ValueError(f"{_state_path(path)}: bad rules {rules!r}")
+            game = cls(str(state["name"]), rules, str(state["kind"]), str(state["code"]))
+            per = state.get("period")
+            if per is not None:
+                game._proven = Periodicity(int(per["period"]), int(per["preperiod"]), True,
+                                           int(per["checked_up_to"]), str(per["theorem"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{_state_path(path)}: not a saved heap game ({exc!r})") from None
         game._g, game._known = values.copy(), len(values)
-        per = state.get("period")
-        if per is not None:
-            game._proven = Periodicity(per["period"], per["preperiod"], True,
-                                       per["checked_up_to"], per["theorem"])
         return game
 
     # -- statistics --
