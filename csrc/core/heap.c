@@ -18,10 +18,11 @@
  *   with a rare part therefore finds every reachable common-class value, and the least common
  *   value not found is a certain candidate for the mex.  Smaller values of rare class are
  *   looked for among the splits, a vector register of them at a time, stopping at the first
- *   hit (usually soon: see settle).  The mask is the
- *   one making the fewest positions rare (a Walsh-Hadamard transform of the counts of the
- *   e(i)), re-chosen when the rare positions grow.  The parity term is used only when every
- *   splitting move removes a number of tokens of the same parity.
+ *   hit (usually soon: see settle).  The mask is the one making the fewest positions rare (a
+ *   Walsh-Hadamard transform of the counts of the e(i)), re-chosen when the rare positions
+ *   have grown and another mask is clearly better.  The parity term is used only when every
+ *   splitting move removes a number of tokens of the same parity.  Any mask gives exact
+ *   values; a good one only makes them cheap.
  *
  * - The plain scan, for games with many rare positions (0.04, 0.06) and the early positions
  *   of every game: mark the value of every split, take the mex.
@@ -40,8 +41,10 @@
 #define HP_CLONES
 #endif
 
-/* BLOCK: comparisons per vector scan step; PARTIAL: splits marked one by one in a chunk;
- * POLL_WORK: comparisons between two calls of the poll (well under a millisecond). */
+/* BLOCK: comparisons per vector scan step; PARTIAL: splits marked one by one in a chunk,
+ * SPARSE_SCALAR_PAIRS of them at most per position, then STRETCH per kind of split in turn;
+ * POLL_WORK: comparisons between two calls of the poll (well under a millisecond);
+ * RARE_COST: a rare part's cost, in splits of the plain scan. */
 enum { BLOCK = 256, PARTIAL = 64, SPARSE_SCALAR_PAIRS = 512, STRETCH = 4 * BLOCK,
        POLL_WORK = 1 << 18, RARE_COST = 4 };
 
