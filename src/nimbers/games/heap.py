@@ -68,8 +68,8 @@ class Periodicity:
                     f"(g(n + {self.period}) = g(n) + {self.saltus}), pre-period "
                     f"{self.preperiod} (not proven up to n = {self.checked_up_to})")
         if self.proven:
-            return (f"period {self.period}, pre-period {self.preperiod} (proven from "
-                    f"{self.checked_up_to} values by {self.theorem})")
+            return (f"period {self.period}, pre-period {self.preperiod} (proven) by "
+                    f"{self.theorem}, from {self.checked_up_to} values")
         return (f"period {self.period}, pre-period {self.preperiod} "
                 f"(not proven up to n = {self.checked_up_to})")
 
