@@ -180,8 +180,10 @@ class HeapGame:
                                  or not 0 < mask < 2**31):
             raise ValueError(f"a mask is an int in 1 .. 2^31 - 1, got {mask!r}")
         if n >= 2**32:
-            raise ValueError(f"{n} values exceed the engine's 2^32 heap sizes: prove a period "
-                             "(period()) to answer larger heaps from it")
+            way = ("prove a period (period()) to answer larger heaps from it"
+                   if self._proof_rule() is not None else
+                   "and no theorem proves a period of this game to answer them from")
+            raise ValueError(f"{n} values exceed the engine's 2^32 heap sizes: {way}")
         self._reserve(n)
         engine_mask = -1 if mask is None else int(mask) << 1
         own = bar is None
@@ -296,8 +298,8 @@ class HeapGame:
     def value(self, heaps: Sequence[int]) -> int:
         """The Grundy value of a position (the nim-sum over its heaps)."""
         heaps = [_heap_size(h) for h in heaps]
-        if heaps and self._proven is None:
-            self._compute(max(heaps) + 1, None)
+        if heaps and self._proven is None and max(heaps) < 2**32:
+            self._compute(max(heaps) + 1, None, prove=True)  # one run for all the heaps
         total = 0
         for h in heaps:
             total ^= self.grundy(h)
