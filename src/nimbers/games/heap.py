@@ -407,7 +407,9 @@ class HeapGame:
         with Progress(max_n, f"{self.name}: period search up to n = {max_n}", enabled=progress,
                       min_total=1 << 20) as bar:
             bar.update(self._known)
-            return self._period_search(n, max_n, rule, bar)
+            found = self._period_search(n, max_n, rule, bar)
+            bar.update(bar.total - bar.done)  # the search is over, proven or not
+            return found
 
     def _period_search(self, n: int, max_n: int,
                        rule: tuple[tuple[int, int, int, int], str] | None,
