@@ -59,7 +59,13 @@ def log_table(fdp):
 def heap_extend(fdp):
     rules = None if fdp.ConsumeBool() else [fdp.ConsumeIntInRange(0, 20) for _ in range(4)]
     g = any_array(fdp)
-    _core.heap_extend(rules, g, fdp.ConsumeIntInRange(-2, 40), fdp.ConsumeIntInRange(-2, 40))
+    _core.heap_extend(rules, g, fdp.ConsumeIntInRange(-2, 40), fdp.ConsumeIntInRange(-2, 40),
+                      fdp.ConsumeIntInRange(-2, 2**33), fdp.ConsumeIntInRange(-1, 3))
+
+
+def heap_period(fdp):
+    g = any_array(fdp)
+    _core.heap_period(g, *(fdp.ConsumeIntInRange(-2, 2**64) for _ in range(6)))
 
 
 def turning_extend(fdp):
@@ -103,7 +109,7 @@ def scalars(fdp):
     f(*args)
 
 
-TARGETS = [log_table, heap_extend, turning_extend, linear_algebra, ufuncs, scalars]
+TARGETS = [log_table, heap_extend, heap_period, turning_extend, linear_algebra, ufuncs, scalars]
 
 
 def TestOneInput(data):

@@ -61,3 +61,27 @@ def brute_permanent(m) -> int:
             term = fermat_mul(term, int(m[i][p[i]]))
         total ^= term
     return total
+
+
+def heap_values(digits, n: int) -> list[int]:
+    """Grundy values g(0..n-1) of a take-and-break game straight from the definition: digit
+    d_k (bits 1, 2, 4: leave no heap, one heap, two heaps) after removing k tokens; digits
+    None is Grundy's game (split into two unequal heaps)."""
+    g = [0] * n
+    for h in range(1, n):
+        options = set()
+        if digits is None:
+            options.update(g[a] ^ g[h - a] for a in range(1, h) if 2 * a != h)
+        else:
+            for k, d in enumerate(digits):
+                left = h - k
+                if left < 0:
+                    break
+                if d & 1 and left == 0:
+                    options.add(0)
+                if d & 2 and left >= 1 and k >= 1:
+                    options.add(g[left])
+                if d & 4:
+                    options.update(g[a] ^ g[left - a] for a in range(1, left))
+        g[h] = mex(options)
+    return g

@@ -84,3 +84,17 @@ def test_module_and_console_script_agree():
     assert a.returncode == 0 and a.stdout.strip() == "12"
     b = subprocess.run([sys.executable, "-m", "nimbers", "inv", "0"], capture_output=True, text=True)
     assert b.returncode == 2 and len(b.stderr.strip().splitlines()) == 1
+
+
+def test_heap_stats_save_and_resume(capsys, tmp_path):
+    code, out, _ = run(capsys, "heap", "0.16", "20000", "--stats")
+    assert code == 0
+    # mask 1e as in the literature; T. Czajka's solver also ends the rare list at 13935
+    assert "rare mask: 1e; 52 rare positions, the last at n = 13935" in out
+    assert "largest value: 22" in out
+    path = str(tmp_path / "k.npy")
+    assert run(capsys, "heap", "0.77", "50", "--save", path)[0] == 0
+    code, out, _ = run(capsys, "heap", "0.77", "60", "--resume", path)
+    assert code == 0 and out.split()[:12] == "0 1 2 3 1 4 3 2 1 4 2 6".split()
+    code, _, err = run(capsys, "heap", "0.07", "60", "--resume", path)
+    assert code == 2 and "holds 0.77" in err

@@ -334,20 +334,36 @@ def _heap_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("code", help="octal or take-and-break code such as 0.77 (Kayles), or "
                                 "'grundy' for Grundy's game")
     p.add_argument("count", type=parse_nimber, nargs="?", default=30,
-                   help="how many Grundy values to print (default 30)")
+                   help="how many Grundy values to compute (default 30)")
     p.add_argument("--period", action="store_true",
                    help="also find the period (proved by the octal periodicity theorem)")
+    p.add_argument("--stats", action="store_true",
+                   help="print statistics instead of the values: the largest value, the rare "
+                        "mask and the rare heap sizes with their values")
+    p.add_argument("--save", metavar="FILE.npy",
+                   help="save the values (and the state to resume from, FILE.npy.json)")
+    p.add_argument("--resume", metavar="FILE.npy",
+                   help="start from the values saved there (by --save) instead of from 0")
 
 
-@command("heap", "Grundy values (and period) of a heap game", "nimbers heap 0.77 20 --period")
+@command("heap", "Grundy values (and period, statistics) of a heap game",
+         "nimbers heap 0.77 20 --period;  nimbers heap 0.16 100000 --stats")
 @arguments(_heap_args)
 def _heap(args: argparse.Namespace) -> str:
-    from .games.heap import heap_game_from_code
-    game = heap_game_from_code(args.code)
+    from .games.heap import HeapGame, heap_game_from_code
+    if args.resume:
+        game = HeapGame.load(args.resume)
+        if game.code != heap_game_from_code(args.code).code:
+            raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
+    else:
+        game = heap_game_from_code(args.code)
     values = game.grundy_values(args.count)
-    lines = [" ".join(str(v) for v in values.tolist())]
+    lines = [str(game.stats(args.count))] if args.stats else \
+        [" ".join(str(v) for v in values.tolist())]
     if args.period:
         lines.append(str(game.period()))
+    if args.save:
+        game.save(args.save)
     return "\n".join(lines)
 
 

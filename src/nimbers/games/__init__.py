@@ -19,8 +19,8 @@
 
 from .codes import TakeBreakCode, Term, parse_take_break_code, parse_turning_code
 from .engine import CycleError, grundy, mex, sum_value, winning_move_in_sum
-from .heap import (HeapGame, Periodicity, grundy_game, heap_game_from_code, octal_game,
-                   subtraction_game, take_break_game)
+from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, heap_game_from_code,
+                   octal_game, subtraction_game, take_break_game)
 from .nim import Move, NimSolution, nim_sum, solve_bottom_up, solve_memo, winning_moves
 from .positions import heads_2d, heads_of
 from .tartan import AcrosticTwins, Tartan, acrostic_twins, rugs, tartan, turning_corners
@@ -28,7 +28,7 @@ from .turning import CLOSED_FORMS, NAMED_GAMES, TurningGame, closed_form, named_
 
 __all__ = ["TakeBreakCode", "Term", "parse_take_break_code", "parse_turning_code",
            "CycleError", "grundy", "mex", "sum_value", "winning_move_in_sum",
-           "HeapGame", "Periodicity", "grundy_game", "heap_game_from_code", "octal_game",
+           "HeapGame", "HeapStats", "Periodicity", "grundy_game", "heap_game_from_code", "octal_game",
            "subtraction_game", "take_break_game",
            "Move", "NimSolution", "nim_sum", "solve_bottom_up", "solve_memo", "winning_moves",
            "heads_2d", "heads_of",

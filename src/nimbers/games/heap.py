@@ -1,9 +1,11 @@
 """Heap games: a move changes one heap of tokens (subtraction games, octal and take-and-break
 games, Grundy's game), their Grundy sequences and their periodicity.
 
-The Python side of the C heap engine (csrc/heap.c): the ruleset is the digit list of its
-take-and-break code (Winning Ways ch. 4), values are computed in C in chunks and kept, and the
-period is proven by the octal periodicity theorem of Guy and Smith where it applies.
+The Python side of the C heap engine (csrc/core/heap.c): the ruleset is the digit list of its
+take-and-break code (Winning Ways ch. 4), values are computed in C (the sparse-space method of
+Winning Ways ch. 4 and Gangolli & Plambeck 1989 where it pays) and kept, the period is proven by
+the octal periodicity theorem of Guy and Smith where it applies, and then any heap size is
+answered from it.
 
 >>> kayles = octal_game("0.77")
 >>> kayles.grundy_values(12).tolist()
@@ -14,6 +16,10 @@ Periodicity(period=12, preperiod=71, proven=True, checked_up_to=...)
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -23,8 +29,12 @@ from .. import _core
 from .._progress import Progress
 from .codes import TakeBreakCode, parse_take_break_code
 
-__all__ = ["HeapGame", "Periodicity", "subtraction_game", "octal_game", "take_break_game",
-           "grundy_game", "heap_game_from_code"]
+__all__ = ["HeapGame", "HeapStats", "Periodicity", "subtraction_game", "octal_game",
+           "take_break_game", "grundy_game", "heap_game_from_code"]
+
+
+GUY_SMITH = "the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)"
+WINDOW = "the window argument for subtraction games"
 
 
 @dataclass(frozen=True)
@@ -32,27 +42,76 @@ class Periodicity:
     """The Grundy sequence's period from some point on: g(n + period) = g(n) for every
     n >= preperiod (the smallest such pre-period for the smallest period).
 
-    proven: established by a theorem (the octal periodicity theorem of Guy and Smith, or the
-    window argument for subtraction games) from values computed up to checked_up_to; when
-    False, the values up to checked_up_to are consistent with it and nothing more."""
+    proven: established by the theorem named in theorem (the octal periodicity theorem of Guy
+    and Smith, or the window argument for subtraction games) from the values up to
+    checked_up_to; when False, those values are consistent with it and nothing more.
+    saltus: non-zero for an arithmetic period, g(n + period) = g(n) + saltus (games with
+    three-heap splits; reported as CGSuite's CheckPeriodicity does, never proven here)."""
 
     period: int | None
     preperiod: int | None
     proven: bool
     checked_up_to: int
+    theorem: str | None = None
+    saltus: int = 0
 
     def __repr__(self) -> str:
-        return (f"Periodicity(period={self.period}, preperiod={self.preperiod}, "
+        saltus = f", saltus={self.saltus}" if self.saltus else ""
+        return (f"Periodicity(period={self.period}, preperiod={self.preperiod}{saltus}, "
                 f"proven={self.proven}, checked_up_to=...)")
 
     def __str__(self) -> str:
         if self.period is None:
             return f"no period found up to n = {self.checked_up_to}"
-        state = "proven" if self.proven else f"not proven up to n = {self.checked_up_to}"
-        return f"period {self.period}, pre-period {self.preperiod} ({state})"
+        if self.saltus:
+            return (f"arithmetic period {self.period} with saltus {self.saltus} "
+                    f"(g(n + {self.period}) = g(n) + {self.saltus}), pre-period "
+                    f"{self.preperiod} (not proven up to n = {self.checked_up_to})")
+        if self.proven:
+            return (f"period {self.period}, pre-period {self.preperiod} (proven) by "
+                    f"{self.theorem}, from {self.checked_up_to} values")
+        return (f"period {self.period}, pre-period {self.preperiod} "
+                f"(not proven up to n = {self.checked_up_to})")
 
 
-_CHUNK = 2048
+@dataclass(frozen=True)
+class HeapStats:
+    """What a researcher reads from the first count values of a heap game (Winning Ways ch. 4;
+    A. Flammenkamp's tables): the largest value and where it first occurs, and the sparse
+    space -- the mask m for which the fewest heap sizes n >= 1 are rare (popcount(g(n) & m),
+    plus n mod 2 when parity is True, even), with those rare sizes and their values.  mask
+    is None for games without two-heap splits (no sparse space)."""
+
+    count: int
+    largest: int
+    largest_at: int
+    mask: int | None
+    parity: bool
+    rare_positions: np.ndarray
+    rare_values: np.ndarray
+
+    def __str__(self) -> str:
+        lines = [f"values: g(0) .. g({self.count - 1})",
+                 f"largest value: {self.largest}, first at n = {self.largest_at}"]
+        if self.mask is None:
+            lines.append("rare values: none (no move splits a heap in two)")
+            return "\n".join(lines)
+        parity = " with the heap size's parity" if self.parity else ""
+        rare = len(self.rare_positions)
+        last = int(self.rare_positions[-1]) if rare else None
+        lines.append(f"rare mask: {self.mask:x}{parity}; {rare} rare positions"
+                     + (f", the last at n = {last}" if rare else ""))
+        shown = [f"{n}:{v}" for n, v in zip(self.rare_positions[:_SHOWN_RARE].tolist(),
+                                             self.rare_values[:_SHOWN_RARE].tolist())]
+        if shown:
+            more = f" ... ({rare - _SHOWN_RARE} more)" if rare > _SHOWN_RARE else ""
+            lines.append("rare n:g(n): " + " ".join(shown) + more)
+        return "\n".join(lines)
+
+
+_SHOWN_RARE = 1000
+_METHODS = {"auto": 0, "exact": 1, "sparse": 2}
+_SAVE_FORMAT = "nimbers heap values"
 
 
 class HeapGame:
@@ -60,6 +119,11 @@ class HeapGame:
 
     The ruleset (its code, as in CGSuite) is separate from positions: a position is a
     sequence of heap sizes, and its value is the nim-sum of the heaps' Grundy values.
+    Values are computed in C (the sparse-space method of Winning Ways ch. 4 where it pays,
+    the plain scan elsewhere), kept in the smallest unsigned dtype that holds them, and once
+    period() has proven a period, any heap size is answered from it at once.  last_run says
+    what the engine used in its last call: the value mask and parity term of the sparse
+    space, the number of rare heap sizes, and how many heap sizes each method settled.
     """
 
     def __init__(self, name: str, rules: Sequence[int] | None, kind: str, code: str) -> None:
@@ -67,43 +131,145 @@ class HeapGame:
         self.code = code
         self.kind = kind  # "octal", "take-break", "subtraction" or "grundy"
         self.rules = tuple(rules) if rules is not None else None
-        self._g = np.zeros(1, dtype=np.uint32)  # g(0) = 0
+        self._g = np.zeros(1, dtype=np.uint8)  # g(0) = 0; capacity may exceed _known
         self._known = 1
+        self._proven: Periodicity | None = None
+        self._chunk = 1 << 14  # heap sizes per call of the engine, adapted to take ~1 s
+        self.last_run: dict[str, int] = {}
 
     def __repr__(self) -> str:
         return f"<HeapGame {self.name} ({self.code})>"
 
     # -- values --
-    def grundy_values(self, n: int, progress: bool | None = None) -> np.ndarray:
-        """g(0), ..., g(n-1), computed in C (kept for later calls); a progress bar on a
-        terminal for long runs.
+    def grundy_values(self, n: int, progress: bool | None = None, *, method: str = "auto",
+                      mask: int | None = None) -> np.ndarray:
+        """g(0), ..., g(n-1), in the smallest unsigned dtype that holds them.
+
+        Computed in C and kept for later calls (a progress bar on a terminal for long runs,
+        Ctrl-C stops them with KeyboardInterrupt, the values so far kept).  Once a period is
+        proven (by period(), or on the way: long runs check for a proof between calls of the
+        engine), the rest is filled in from it.  method: "auto" (the cheaper of the two per
+        heap size), "exact" (every split scanned) or "sparse" (the rare-values method); mask:
+        the sparse space's value mask (rare when popcount(g & mask) is even), chosen
+        automatically when None.  Every method gives the same, exact values.
 
         >>> subtraction_game({1, 2, 3}).grundy_values(9).tolist()
         [0, 1, 2, 3, 0, 1, 2, 3, 0]
+        >>> octal_game("0.16").grundy_values(10**5, mask=0x1e)[-3:].tolist()
+        [5, 2, 3]
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-            raise ValueError(f"n must be a non-negative int, got {n!r}")
-        n = int(n)
-        if n > 50_000_000:
-            raise ValueError(f"{n} values would not fit in reasonable time and memory")
-        if n > self._known:
-            g = np.zeros(n, dtype=np.uint32)
-            g[: self._known] = self._g[: self._known]
-            with Progress(n - self._known, f"{self.name} Grundy values", enabled=progress,
-                          min_total=20000) as bar:
-                start = self._known
-                while start < n:
-                    stop = min(n, start + _CHUNK)
-                    _core.heap_extend(self.rules, g, start, stop)
-                    bar.update(stop - start)
-                    start = stop
-            self._g, self._known = g, n
+        n = _count(n)
+        if n > self._known and self._proven is None:
+            self._compute(n, progress, method, mask, prove=True)
+        if n > self._known and self._proven is not None:
+            return self._by_period(n)
         return self._g[:n].copy()
 
+    def _compute(self, n: int, progress: bool | None, method: str = "auto",
+                 mask: int | None = None, prove: bool = False,
+                 bar: Progress | None = None) -> None:
+        """Computes the values up to n; with prove, stops early once the values so far
+        prove a period (checked between calls of the engine).  bar: a progress bar to
+        advance instead of a new one."""
+        if n <= self._known:
+            return
+        rule = self._proof_rule() if prove else None
+        if method not in _METHODS:
+            raise ValueError(f"method is 'auto', 'exact' or 'sparse', not {method!r}")
+        if mask is not None and (isinstance(mask, bool) or not isinstance(mask, (int, np.integer))
+                                 or not 0 < mask < 2**31):
+            raise ValueError(f"a mask is an int in 1 .. 2^31 - 1, got {mask!r}")
+        if n >= 2**32:
+            way = ("prove a period (period()) to answer larger heaps from it"
+                   if self._proof_rule() is not None else
+                   "and no theorem proves a period of this game to answer them from")
+            raise ValueError(f"{n} values exceed the engine's 2^32 heap sizes: {way}")
+        self._reserve(n)
+        engine_mask = -1 if mask is None else int(mask) << 1
+        own = bar is None
+        if bar is None:
+            bar = Progress(n - self._known, f"{self.name} Grundy values", enabled=progress,
+                           min_total=20000)
+        with bar if own else contextlib.nullcontext(bar):
+            # each call of the engine starts by reading the values so far (a few ns each):
+            # calls of about a second, and never much shorter than that reading
+            chunk = max(self._chunk, self._known // 16)
+            while self._known < n:
+                stop = min(n, self._known + chunk)
+                began = time.monotonic()
+                reached, used, rare, sparse, exact = _core.heap_extend(
+                    self.rules, self._g, self._known, stop, engine_mask, _METHODS[method])
+                bar.update(reached - self._known)
+                self._known = reached
+                self.last_run = {"mask": used >> 1, "parity": used & 1, "rare": rare,
+                                 "sparse_positions": sparse, "exact_positions": exact}
+                if reached < stop:  # the next value needs a wider dtype
+                    self._widen()
+                    continue
+                if rule is not None and self._known < n:
+                    found = _core.heap_period(self._g, self._known, self._known, *rule[0])
+                    if found is not None:
+                        self._proven = _proof(found, rule)
+                        return
+                elapsed = time.monotonic() - began
+                if elapsed < 0.5:
+                    chunk *= 2
+                elif elapsed > 2 and chunk > 1 << 14:
+                    chunk //= 2
+                self._chunk = chunk
+
+    def _reserve(self, n: int) -> None:
+        """Room for n values, growing by half again at least (extending step by step stays
+        linear); refused before allocating when it cannot fit in memory."""
+        if n <= len(self._g):
+            return
+        size = max(n, len(self._g) + len(self._g) // 2)
+        itemsize = self._g.dtype.itemsize
+        _check_memory(size * itemsize + self._known * itemsize, f"{size:,} values of "
+                      f"{self.name} ({itemsize} byte{'s' if itemsize > 1 else ''} each)")
+        g = np.zeros(size, dtype=self._g.dtype)
+        g[: self._known] = self._g[: self._known]
+        self._g = g
+
+    def _widen(self) -> None:
+        wider = {np.dtype(np.uint8): np.uint16, np.dtype(np.uint16): np.uint32}
+        if self._g.dtype not in wider:
+            raise ValueError(f"{self.name}: a Grundy value above 2^32 - 1")
+        itemsize = np.dtype(wider[self._g.dtype]).itemsize
+        _check_memory(len(self._g) * itemsize, f"{len(self._g):,} values of {self.name} "
+                      f"({itemsize} bytes each)")
+        self._g = self._g.astype(wider[self._g.dtype])
+
+    def _by_period(self, n: int) -> np.ndarray:
+        """g(0..n-1) from the proven period."""
+        per = self._proven
+        assert per is not None and per.period is not None and per.preperiod is not None
+        _check_memory(n * self._g.itemsize, f"{n:,} values of {self.name}")
+        out = np.empty(n, dtype=self._g.dtype)
+        out[: self._known] = self._g[: self._known]
+        rest = np.arange(self._known, n, dtype=np.int64)
+        out[self._known:] = self._g[per.preperiod + (rest - per.preperiod) % per.period]
+        return out
+
     def grundy(self, heap: int) -> int:
-        """The Grundy value of one heap."""
+        """The Grundy value of one heap: any size once a period is proven (a heap beyond the
+        engine's 2^32 first looks for that proof).
+
+        >>> game = octal_game("0.07")
+        >>> game.grundy(10**18), game.period().proven
+        (3, True)
+        """
         heap = _heap_size(heap)
-        return int(self.grundy_values(heap + 1)[heap])
+        if heap >= self._known and self._proven is None:
+            if heap >= 2**32 and self._proof_rule() is not None:
+                self.period()  # beyond the engine: only a proven period can answer
+            if self._proven is None:
+                self._compute(heap + 1, None, prove=True)
+        if heap >= self._known:
+            per = self._proven
+            assert per is not None and per.period is not None and per.preperiod is not None
+            return int(self._g[per.preperiod + (heap - per.preperiod) % per.period])
+        return int(self._g[heap])
 
     def moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """Every move from one heap: (tokens removed, the heaps left)."""
@@ -132,10 +298,11 @@ class HeapGame:
     def value(self, heaps: Sequence[int]) -> int:
         """The Grundy value of a position (the nim-sum over its heaps)."""
         heaps = [_heap_size(h) for h in heaps]
-        g = self.grundy_values(max(heaps, default=0) + 1)
+        if heaps and self._proven is None and max(heaps) < 2**32:
+            self._compute(max(heaps) + 1, None, prove=True)  # one run for all the heaps
         total = 0
         for h in heaps:
-            total ^= int(g[h])
+            total ^= self.grundy(h)
         return total
 
     def is_losing(self, heaps: Sequence[int]) -> bool:
@@ -149,19 +316,41 @@ class HeapGame:
         >>> octal_game("0.77").winning_move([3, 4])    # Kayles: g = 3 and 1
         (0, 2, (1,))
         """
+        heaps = [_heap_size(h) for h in heaps]
         total = self.value(heaps)
         if total == 0:
             return None
-        g = self._g
         for i, h in enumerate(heaps):
-            target = total ^ int(g[h])
-            for k, left in self.moves(h):
+            target = total ^ self.grundy(h)
+            for k, left in self._candidate_moves(h):
                 v = 0
                 for x in left:
-                    v ^= int(g[x])
+                    v ^= self.grundy(x)
                 if v == target:
                     return i, k, left
         raise AssertionError("Sprague-Grundy: a non-zero position has a winning move")
+
+    def _candidate_moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The moves from heap, or, beyond the computed values under a proven period, enough
+        of them to reach every option value: a split a + b with both parts above
+        preperiod + period has the values of (a - period, b + period)."""
+        per = self._proven
+        if heap < self._known or per is None or self.rules is None:
+            yield from self.moves(heap)
+            return
+        assert per.period is not None and per.preperiod is not None
+        reach = per.preperiod + per.period
+        for k, bits in enumerate(self.rules):
+            r = heap - k
+            if r < 0:
+                break
+            if bits & 1 and r == 0:
+                yield k, ()
+            if bits & 2 and r >= 1 and k > 0:
+                yield k, (r,)
+            if bits & 4:
+                for a in range(1, min(r // 2, reach) + 1):
+                    yield k, (a, r - a)
 
     # -- periodicity --
     def _max_removal(self) -> int | None:
@@ -169,52 +358,262 @@ class HeapGame:
             return None
         return max((k for k, bits in enumerate(self.rules) if bits), default=0)
 
-    def period(self, max_n: int = 1 << 16, progress: bool | None = None) -> Periodicity:
+    def _proof_rule(self) -> tuple[tuple[int, int, int, int], str] | None:
+        """(a, b, c, floor) with a * max(n0, floor) + b * p + c <= n values proving period p
+        from pre-period n0, and the theorem's name; None when no theorem applies.
+
+        Guy-Smith: every move leaves at most two heaps (first digit 0 or 4), t the most tokens
+        a move removes; values up to index 2 n0 + 2p + t - 1 (n0 at least 1: heap 0 is part
+        of no split).  Subtraction games: the window n0 .. n0 + t - 1 repeated."""
+        t = self._max_removal()
+        if t is None:
+            return None  # Grundy's game: unequal splits, no theorem
+        if self.kind == "subtraction":
+            return (1, 1, t, 0), WINDOW
+        if all(d < 8 for d in self.rules or ()):
+            return (2, 2, t, 1), GUY_SMITH
+        return None
+
+    def period(self, max_n: int | None = None, progress: bool | None = None) -> Periodicity:
         """The smallest period and its pre-period of the Grundy sequence.
 
-        For octal games (digits 0-7, first digit 0) the octal periodicity theorem of Guy and
-        Smith proves it: if g(n + p) = g(n) for n0 <= n < 2 n0 + p + t (t the largest number
-        of tokens a move may remove), then for all n >= n0.  For subtraction games a window
-        of t equal values proves it.  Values are computed up to max_n (doubling from 1024);
-        when no period is proven by then, the apparent one comes with proven=False.
+        For codes whose moves leave at most two heaps (first digit 0 or 4, digits 0-7) the
+        octal periodicity theorem of Guy and Smith proves it: if g(n + p) = g(n) for
+        n0 <= n < 2 n0 + p + t (t the largest number of tokens a move may remove), then for
+        all n >= n0.  For subtraction games a window of t repeated values proves it.  Values
+        are computed (in place, growing) exactly as far as the proof of the apparent period
+        needs, at most to max_n (default 2^20; 2^11 with three-heap splits); when no period
+        is proven by then, the apparent one comes with proven=False.  Codes with three-heap
+        splits and Grundy's game are never proven here; for the former an arithmetic period
+        (a saltus, as CGSuite's CheckPeriodicity reports) is looked for as well.
+        Once proven, grundy, grundy_values, value, is_losing and winning_move answer any heap
+        size from the period.
+
+        >>> octal_game("4.3").period()       # first digit 4: proven as well
+        Periodicity(period=2, preperiod=2, proven=True, checked_up_to=...)
+        >>> p = octal_game("0.16").period()   # 2 * 105351 + 2 * 149459 + 2 values prove it
+        >>> p.period, p.preperiod, p.checked_up_to
+        (149459, 105351, 509622)
+        >>> p.theorem
+        'the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)'
         """
-        t = self._max_removal()
-        n = 1024
+        if max_n is None:  # a three-heap split costs n^2 per heap size
+            max_n = 1 << 11 if any(d & 8 for d in self.rules or ()) else 1 << 20
+        max_n = _count(max_n)
+        if self._proven is not None:
+            return self._proven
+        rule = self._proof_rule()
+        n = min(max_n, max(self._known, 64))
+        with Progress(max_n, f"{self.name}: period search up to n = {max_n}", enabled=progress,
+                      min_total=1 << 20) as bar:
+            bar.update(self._known)
+            found = self._period_search(n, max_n, rule, bar)
+            bar.update(bar.total - bar.done)  # the search is over, proven or not
+            return found
+
+    def _period_search(self, n: int, max_n: int,
+                       rule: tuple[tuple[int, int, int, int], str] | None,
+                       bar: Progress) -> Periodicity:
         while True:
-            n = min(n, max_n)
-            g = self.grundy_values(n, progress=progress).astype(np.int64)
-            found = _smallest_period(g, t, self.kind)
-            if found is not None and found.proven:
-                return found
+            self._compute(n, None, bar=bar)
+            g = self._g
+            if rule is not None:
+                found = _core.heap_period(g, n, n, *rule[0])
+                if found is not None:
+                    self._proven = _proof(found, rule)
+                    return self._proven
+            seen = _core.heap_period(g, n, n, 1, 3, 0, 0)  # the tail shows it twice
             if n >= max_n:
-                return found if found is not None else Periodicity(None, None, False, n)
-            n *= 2
+                if seen is not None:
+                    return Periodicity(seen[0], seen[1], False, n)
+                if any(d & 8 for d in self.rules or ()):
+                    arithmetic = _arithmetic_period(g[:n])
+                    if arithmetic is not None:
+                        return Periodicity(arithmetic[0], arithmetic[1], False, n,
+                                           saltus=arithmetic[2])
+                return Periodicity(None, None, False, n)
+            step = int(n * 1.25) + 1
+            target = None
+            if rule is not None:
+                # a period whose proof needs at most step values repeats on 3/8 of them
+                glimpse = _core.heap_period(g, n, n, 1, 1, 3 * n // 8, 0)
+                if glimpse is not None:
+                    a, b, c, floor = rule[0]
+                    target = a * max(glimpse[1], floor) + b * glimpse[0] + c
+            n = min(max_n, target if target is not None and n < target <= step else step)
 
+    # -- saving and resuming --
+    def save(self, path: str | os.PathLike) -> None:
+        """Saves the computed values to path (a .npy file, numpy.load reads it) and the state
+        needed to go on to path + ".json" (the game, the count, a proven period).
 
-def _smallest_period(g: np.ndarray, t: int | None, kind: str) -> Periodicity | None:
-    """The smallest p (and its smallest pre-period) for which the tail of g repeats, and
-    whether the data prove it."""
-    n = len(g)
-    apparent = None
-    for p in range(1, n // 3 + 1):
-        if not np.array_equal(g[n - 3 * p:n - p], g[n - 2 * p:]):
-            continue  # the last 2p values do not repeat with period p: no need to look further
-        diff = np.nonzero(g[p:] != g[:-p])[0]
-        n0 = int(diff[-1]) + 1 if diff.size else 0
-        if n - p - n0 < 2 * p:  # the tail must show the period at least twice
-            continue
-        if kind == "octal" and t is not None:
-            proven = n >= 2 * n0 + 2 * p + t
-        elif kind == "subtraction" and t is not None:
-            proven = n >= n0 + p + t
+        >>> import tempfile, os
+        >>> game = octal_game("0.77")
+        >>> _ = game.grundy_values(100)
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     game.save(os.path.join(d, "kayles.npy"))
+        ...     again = HeapGame.load(os.path.join(d, "kayles.npy"))
+        >>> again.grundy_values(100).tolist() == game.grundy_values(100).tolist()
+        True
+        """
+        path = os.fspath(path)
+        np.save(path, self._g[: self._known], allow_pickle=False)
+        per = self._proven
+        state = {"format": _SAVE_FORMAT, "version": 1, "name": self.name, "code": self.code,
+                 "kind": self.kind, "rules": list(self.rules) if self.rules is not None else None,
+                 "count": self._known,
+                 "period": None if per is None else
+                 {"period": per.period, "preperiod": per.preperiod,
+                  "checked_up_to": per.checked_up_to, "theorem": per.theorem}}
+        with open(_state_path(path), "w", encoding="utf-8") as f:
+            json.dump(state, f, indent=1)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> HeapGame:
+        """The game saved by save(path), its values restored: computing more resumes where
+        the saved run stopped."""
+        path = os.fspath(path)
+        try:
+            with open(_state_path(path), encoding="utf-8") as f:
+                state = json.load(f)
+        except FileNotFoundError:
+            raise ValueError(f"{path}: no saved state beside it ({_state_path(path)})") from None
+        if not isinstance(state, dict) or state.get("format") != _SAVE_FORMAT:
+            raise ValueError(f"{_state_path(path)} is not a saved heap game")
+        values = np.load(path, allow_pickle=False)
+        try:
+            if values.ndim != 1 or values.dtype not in (np.uint8, np.uint16, np.uint32) or \
+                    len(values) != state["count"] or not len(values) or values[0] != 0:
+                raise ValueError(f"{path}: the values do not match the saved state")
+            rules = state["rules"]
+            if rules is not None and not all(isinstance(d, int) and 0 <= d < 16 for d in rules):
+                raise ValueError(f"{_state_path(path)}: bad rules {rules!r}")
+            game = cls(str(state["name"]), rules, str(state["kind"]), str(state["code"]))
+            per = state.get("period")
+            if per is not None:
+                game._proven = Periodicity(int(per["period"]), int(per["preperiod"]), True,
+                                           int(per["checked_up_to"]), str(per["theorem"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{_state_path(path)}: not a saved heap game ({exc!r})") from None
+        game._g, game._known = values.copy(), len(values)
+        return game
+
+    # -- statistics --
+    def stats(self, n: int | None = None, mask: int | None = None) -> HeapStats:
+        """Statistics of g(0..n-1) (n: the values computed so far when None): the largest
+        value and its first heap size, and the sparse space -- the mask making the fewest heap
+        sizes rare (a Walsh-Hadamard transform of the value counts; with the heap size's
+        parity when every split removes tokens of one parity), or the given value mask --
+        with the rare heap sizes and their values.
+
+        >>> s = octal_game("0.16").stats(2**14)
+        >>> hex(s.mask), s.parity, len(s.rare_positions), s.largest
+        ('0x1e', False, 52, 22)
+        """
+        n = self._known if n is None else _count(n)
+        if n == 0:
+            raise ValueError("statistics need at least one value")
+        g = self.grundy_values(n).astype(np.int64)
+        largest_at = int(np.argmax(g))
+        splits = [k for k, d in enumerate(self.rules or (4,)) if d & 4]
+        empty = np.zeros(0, dtype=np.int64)
+        if not splits or any(d & 8 for d in self.rules or ()):
+            return HeapStats(n, int(g[largest_at]), largest_at, None, False, empty, empty)
+        parity_ok = len({k & 1 for k in splits}) == 1
+        sizes = np.arange(1, n, dtype=np.int64)
+        extended = (g[1:] << 1) | (sizes & 1)
+        if mask is not None:
+            if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)) or mask <= 0:
+                raise ValueError(f"a mask is a positive int, got {mask!r}")
+            full = int(mask) << 1
         else:
-            proven = False
-        result = Periodicity(p, n0, proven, n)
-        if proven:
-            return result
-        if apparent is None:
-            apparent = result
-    return apparent
+            full = _fewest_rare_mask(extended, parity_ok)
+        rare = _popcount_parity(extended & full) == 0
+        return HeapStats(n, int(g[largest_at]), largest_at, full >> 1, bool(full & 1),
+                         sizes[rare], g[1:][rare])
+
+
+def _proof(found: tuple[int, int], rule: tuple[tuple[int, int, int, int], str]) -> Periodicity:
+    """The proven period (p, n0), with the number of values its proof needs."""
+    p, n0 = found
+    (a, b, c, floor), theorem = rule
+    return Periodicity(p, n0, True, a * max(n0, floor) + b * p + c, theorem)
+
+
+def _arithmetic_period(g: np.ndarray) -> tuple[int, int, int] | None:
+    """The least p (with its pre-period n0 and saltus s != 0) for which g(n + p) = g(n) + s
+    holds from n0 to the end, on a stretch of at least 2p and a quarter of the values."""
+    g = g.astype(np.int64)
+    n = len(g)
+    for p in range(1, n // 3 + 1):
+        d = g[p:] - g[:-p]
+        s = int(d[-1])
+        if s == 0 or d[-2] != s:
+            continue
+        bad = np.nonzero(d != s)[0]
+        n0 = int(bad[-1]) + 1 if bad.size else 0
+        if n - p - n0 >= max(2 * p, n // 4):
+            return p, n0, s
+    return None
+
+
+def _fewest_rare_mask(extended: np.ndarray, parity_ok: bool) -> int:
+    """The mask M (over 2 g + n mod 2) with the fewest even popcount(e & M): the transform
+    W[M] = sum_e counts[e] (-1)^popcount(e & M) gives that number as (N + W[M]) / 2."""
+    size = 2
+    while size <= int(extended.max(initial=0)):
+        size <<= 1
+    w = np.bincount(extended, minlength=size).astype(np.int64)
+    h = 1
+    while h < size:
+        w = w.reshape(-1, 2, h)
+        w = np.stack((w[:, 0] + w[:, 1], w[:, 0] - w[:, 1]), axis=1).reshape(-1)
+        h <<= 1
+    rare = (len(extended) + w) // 2
+    rare[0] = len(extended) + 1  # M = 0 makes everything rare
+    if not parity_ok:
+        rare[1::2] = len(extended) + 1
+    return int(np.argmin(rare))
+
+
+def _popcount_parity(x: np.ndarray) -> np.ndarray:
+    x = x.copy()
+    for shift in (32, 16, 8, 4, 2, 1):
+        x ^= x >> shift
+    return x & 1
+
+
+def _state_path(path: str) -> str:
+    return path + ".json"
+
+
+def _count(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    return int(n)
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux: MemAvailable), or None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_memory(nbytes: int, what: str) -> None:
+    available = _available_memory()
+    if available is not None and nbytes > available * 0.9:
+        raise ValueError(f"{what} need {nbytes / 2**30:.1f} GiB, more than the "
+                         f"{available / 2**30:.1f} GiB of memory available: ask for fewer, or "
+                         "prove a period (period()) to answer any heap size from it")
 
 
 def _heap_size(h: Any) -> int:
