@@ -610,22 +610,24 @@ void nk_mul_strided(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb,
  * 0; o may be a or num element for element. */
 #define CHAINS 4
 
-NK_CLMUL_FN static void inverse_block(const u64 *a, ptrdiff_t sa, const u64 *num,
-                                      ptrdiff_t snum, u64 *o, ptrdiff_t so, size_t n)
+/* Forward, from element `from` on: w[i] = a_i in the working basis, prefix[i] the running
+ * product of chain i % CHAINS, acc the chains' running products. */
+NK_CLMUL_FN static void forward_chains(const u64 *a, ptrdiff_t sa, u64 *w, u64 *prefix,
+                                       u64 *acc, size_t from, size_t n)
 {
-    u64 w[BLOCK], prefix[BLOCK], one = nk_to_work(1);
-    u64 acc[CHAINS] = {one, one, one, one};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < n; i++) {
         w[i] = nk_to_work(AT(a, sa, i));
         prefix[i] = acc[i % CHAINS] = nk_mulw(acc[i % CHAINS], w[i]);
     }
-    /* the inverses of the four chains' totals, from one inversion of their product */
-    u64 pair01 = nk_mulw(acc[0], acc[1]), pair23 = nk_mulw(acc[2], acc[3]);
-    u64 all = nk_to_work(nk_inv(nk_from_work(nk_mulw(pair01, pair23))));
-    u64 inv01 = nk_mulw(all, pair23), inv23 = nk_mulw(all, pair01);
-    u64 inv[CHAINS] = {nk_mulw(inv01, acc[1]), nk_mulw(inv01, acc[0]), nk_mulw(inv23, acc[3]),
-                       nk_mulw(inv23, acc[2])};
-    for (size_t i = n; i-- > 0;) {
+}
+
+/* Backward over [from, to), last element first: o_i = num_i (x) a_i^-1, inv the chains'
+ * inverses of their running products. */
+NK_CLMUL_FN static void backward_chains(const u64 *w, const u64 *prefix, u64 *inv,
+                                        const u64 *num, ptrdiff_t snum, u64 *o, ptrdiff_t so,
+                                        size_t from, size_t to)
+{
+    for (size_t i = to; i-- > from;) {
         size_t c = i % CHAINS;
         u64 r = i >= CHAINS ? nk_mulw(inv[c], prefix[i - CHAINS]) : inv[c];
         if (num)
@@ -633,6 +635,75 @@ NK_CLMUL_FN static void inverse_block(const u64 *a, ptrdiff_t sa, const u64 *num
         inv[c] = nk_mulw(inv[c], w[i]);
         OUT(o, so, i) = nk_from_work(r);
     }
+}
+
+#ifdef NK_HAVE_VPCLMUL
+/* The same four chains as the four lanes of a 256-bit vector, over whole groups of four
+ * elements from 0; returns how many elements it did. */
+NK_VPCLMUL_FN static size_t forward_chains4(const u64 *a, ptrdiff_t sa, u64 *w, u64 *prefix,
+                                            u64 *acc, size_t n)
+{
+    __m256i consts = _mm256_broadcastsi128_si256(nk_clmul_consts);
+    __m256i v = _mm256_loadu_si256((const __m256i *)acc);
+    size_t i = 0;
+    for (; i + CHAINS <= n; i += CHAINS) {
+        for (size_t j = 0; j < CHAINS; j++)
+            w[i + j] = nk_apply_linear(nk_to_poly_tab, AT(a, sa, i + j));
+        v = nk_mul4_vpclmul(v, _mm256_loadu_si256((const __m256i *)(w + i)), consts);
+        _mm256_storeu_si256((__m256i *)(prefix + i), v);
+    }
+    _mm256_storeu_si256((__m256i *)acc, v);
+    return i;
+}
+
+NK_VPCLMUL_FN static void backward_chains4(const u64 *w, const u64 *prefix, u64 *inv,
+                                           const u64 *num, ptrdiff_t snum, u64 *o, ptrdiff_t so,
+                                           size_t groups)
+{
+    __m256i consts = _mm256_broadcastsi128_si256(nk_clmul_consts);
+    __m256i v = _mm256_loadu_si256((const __m256i *)inv);
+    u64 lanes[CHAINS];
+    for (size_t g = groups; g-- > 0;) {
+        size_t i = g * CHAINS;
+        __m256i r = i ? nk_mul4_vpclmul(v, _mm256_loadu_si256((const __m256i *)(prefix + i - CHAINS)),
+                                        consts)
+                      : v;
+        if (num) {
+            for (size_t j = 0; j < CHAINS; j++)
+                lanes[j] = nk_apply_linear(nk_to_poly_tab, AT(num, snum, i + j));
+            r = nk_mul4_vpclmul(r, _mm256_loadu_si256((const __m256i *)lanes), consts);
+        }
+        v = nk_mul4_vpclmul(v, _mm256_loadu_si256((const __m256i *)(w + i)), consts);
+        _mm256_storeu_si256((__m256i *)lanes, r);
+        for (size_t j = 0; j < CHAINS; j++)
+            OUT(o, so, i + j) = nk_apply_linear(nk_from_poly_tab, lanes[j]);
+    }
+    _mm256_storeu_si256((__m256i *)inv, v);
+}
+#endif
+
+NK_CLMUL_FN static void inverse_block(const u64 *a, ptrdiff_t sa, const u64 *num,
+                                      ptrdiff_t snum, u64 *o, ptrdiff_t so, size_t n)
+{
+    u64 w[BLOCK], prefix[BLOCK], one = nk_to_work(1);
+    u64 acc[CHAINS] = {one, one, one, one};
+    size_t vector = 0; /* elements the 256-bit loops take: whole groups of four */
+#ifdef NK_HAVE_VPCLMUL
+    if (nk_kernel == NK_VPCLMUL)
+        vector = forward_chains4(a, sa, w, prefix, acc, n);
+#endif
+    forward_chains(a, sa, w, prefix, acc, vector, n);
+    /* the inverses of the four chains' totals, from one inversion of their product */
+    u64 pair01 = nk_mulw(acc[0], acc[1]), pair23 = nk_mulw(acc[2], acc[3]);
+    u64 all = nk_to_work(nk_inv(nk_from_work(nk_mulw(pair01, pair23))));
+    u64 inv01 = nk_mulw(all, pair23), inv23 = nk_mulw(all, pair01);
+    u64 inv[CHAINS] = {nk_mulw(inv01, acc[1]), nk_mulw(inv01, acc[0]), nk_mulw(inv23, acc[3]),
+                       nk_mulw(inv23, acc[2])};
+    backward_chains(w, prefix, inv, num, snum, o, so, vector, n); /* the tail, then the groups */
+#ifdef NK_HAVE_VPCLMUL
+    if (vector)
+        backward_chains4(w, prefix, inv, num, snum, o, so, vector / CHAINS);
+#endif
 }
 
 static void nk_inv_strided_unguarded(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n)
