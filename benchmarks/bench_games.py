@@ -31,9 +31,9 @@ def main():
     print()
     for code in ["0.77", "0.07", "0.137"]:
         g = octal_game(code)
-        t = timed(lambda: g.grundy_values(100_000, progress=False))
+        t = timed(lambda: g.nim_values(100_000, progress=False))
         print(f"octal {code}: 100,000 Grundy values in {t:.2f} s; {g.period()}")
-    t = timed(lambda: grundy_game().grundy_values(30_000, progress=False))
+    t = timed(lambda: grundy_game().nim_values(30_000, progress=False))
     print(f"Grundy's game: 30,000 values in {t:.2f} s")
 
 

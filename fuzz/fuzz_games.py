@@ -22,18 +22,18 @@ def TestOneInput(data):
     n = fdp.ConsumeIntInRange(0, 14)
     try:
         game = take_break_game(text)
-        values = game.grundy_values(n).tolist()
+        values = game.nim_values(n).tolist()
     except CLEAR_ERRORS:
         pass
     else:
         cache = {}
         moves = lambda heaps: [tuple(sorted(heaps[:i] + list(left) + heaps[i + 1:]))
-                               for i, h in enumerate(heaps) for _, left in game.moves(h)]
+                               for i, h in enumerate(heaps) for _, left in game.heap_moves(h)]
         for h in range(n):
             assert values[h] == grundy((h,), lambda p: moves(list(p)), cache)
     try:
         tg = TurningGame(text)
-        vals = tg.values(min(n, 9)).tolist()
+        vals = tg.nim_values(min(n, 9)).tolist()
     except CLEAR_ERRORS:
         return
     for x, v in enumerate(vals):

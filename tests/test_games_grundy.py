@@ -24,19 +24,19 @@ def test_mex():
 
 def test_kayles_against_oeis():
     ref = published("oeis_A002186_kayles.txt")
-    assert octal_game("0.77").grundy_values(len(ref)).tolist() == ref
+    assert octal_game("0.77").nim_values(len(ref)).tolist() == ref
 
 
 def test_dawson_against_oeis():
     ref = published("oeis_A002187_dawsons_chess.txt")
-    assert octal_game("0.137").grundy_values(len(ref)).tolist() == ref
+    assert octal_game("0.137").nim_values(len(ref)).tolist() == ref
     # Dawson's Kayles 0.07 has the values shifted by one (OEIS comment)
-    assert octal_game("0.07").grundy_values(len(ref) + 1).tolist() == [0] + ref
+    assert octal_game("0.07").nim_values(len(ref) + 1).tolist() == [0] + ref
 
 
 def test_grundys_game_against_oeis():
     ref = published("oeis_A002188_grundys_game.txt")
-    assert grundy_game().grundy_values(len(ref)).tolist() == ref
+    assert grundy_game().nim_values(len(ref)).tolist() == ref
 
 
 def test_periods():
@@ -92,15 +92,15 @@ def test_heap_values_against_engine(code):
     digits = [int(c, 16) for c in code.replace(".", "")]
     moves = heap_moves_from_code(digits)
     cache = {}
-    values = game.grundy_values(18).tolist()
+    values = game.nim_values(18).tolist()
     for n in range(18):
         assert values[n] == grundy((n,), moves, cache), (code, n)
 
 
 def test_subtraction_games():
-    assert subtraction_game({1, 2, 3}).grundy_values(12).tolist() == [n % 4 for n in range(12)]
+    assert subtraction_game({1, 2, 3}).nim_values(12).tolist() == [n % 4 for n in range(12)]
     moves = lambda n: [n - s for s in (2, 5, 6) if n >= s]
-    g = subtraction_game({2, 5, 6}).grundy_values(40).tolist()
+    g = subtraction_game({2, 5, 6}).nim_values(40).tolist()
     assert g == [grundy(n, moves) for n in range(40)]
 
 
@@ -112,7 +112,7 @@ def test_winning_moves_of_heap_games():
             assert move is None
             continue
         i, k, left = move
-        assert (k, left) in list(game.moves(heaps[i]))
+        assert (k, left) in list(game.heap_moves(heaps[i]))
         assert game.is_losing(heaps[:i] + list(left) + heaps[i + 1:])
 
 
@@ -156,4 +156,4 @@ def test_bad_rules():
     with pytest.raises(TypeError, match="iterable"):
         grundy(0, lambda x: 5)
     with pytest.raises(ValueError):
-        octal_game("0.77").grundy_values(-1)
+        octal_game("0.77").nim_values(-1)

@@ -141,7 +141,7 @@ def test_sizes_refused_up_front():
         solve_bottom_up([10**9, 10**9])
     from nimbers.games.grundy import octal_game
     with pytest.raises(ValueError):
-        octal_game("0.77").grundy_values(10**12)
+        octal_game("0.77").nim_values(10**12)
 
 
 MALFORMED = [

@@ -21,14 +21,14 @@ def test_tartan_theorem_by_brute_force(a, b):
     A, B = named_game(a), named_game(b)
     n = 8
     brute = brute_force_values(product_move_sets(A, B), n, n)
-    assert tartan(A, B).values(n, n).tolist() == brute
+    assert tartan(A, B).nim_values(n, n).tolist() == brute
 
 
 def test_turning_corners_16x16_against_reference():
     # the J reference's table (Conway & Guy); the turning-games reference's copy has a
     # misprint at row 13, column 3 (errata), so the J table is the one kept in tests/data
     ref = load_table(DATA / "nim_mul_16x16.txt")
-    assert turning_corners().values(16, 16).tolist() == ref
+    assert turning_corners().nim_values(16, 16).tolist() == ref
     corners = lambda a, b: [[(x, b), (a, y), (x, y)] for x in range(a) for y in range(b)]
     assert brute_force_values(corners, 16, 16) == ref
 
@@ -36,7 +36,7 @@ def test_turning_corners_16x16_against_reference():
 def test_acrostic_twins_by_brute_force():
     def moves(a, b):
         return [[(x, b)] for x in range(a)] + [[(a, y)] for y in range(b)]
-    assert acrostic_twins().values(10, 10).tolist() == brute_force_values(moves, 10, 10)
+    assert acrostic_twins().nim_values(10, 10).tolist() == brute_force_values(moves, 10, 10)
 
 
 @pytest.mark.parametrize("game", [turning_corners(), rugs(), acrostic_twins(),
@@ -47,28 +47,28 @@ def test_winning_moves(game):
     for _ in range(25):
         heads = {(rng.randrange(12), rng.randrange(12)) for _ in range(rng.randrange(1, 6))}
         move = game.winning_move(heads)
-        if game.position_value(heads) == 0:
+        if game.nim_value(heads) == 0:
             assert move is None
             continue
         assert max(move) in heads
         after = heads ^ set(move)
-        assert game.position_value(after) == 0
+        assert game.nim_value(after) == 0
 
 
 def test_three_dimensions():
     game = tartan("ruler", "twins", "mocking-turtles")
     from nimbers import nim_mul
-    assert game.value(3, 5, 2) == nim_mul(nim_mul(4, 5), 4)
+    assert game.nim_value((3, 5, 2)) == nim_mul(nim_mul(4, 5), 4)
     heads = {(3, 5, 2), (1, 1, 1), (6, 2, 4)}
     move = game.winning_move(heads)
-    assert move is not None and game.position_value(heads ^ set(move)) == 0
+    assert move is not None and game.nim_value(heads ^ set(move)) == 0
 
 
 def test_bad_positions():
     with pytest.raises(ValueError):
-        turning_corners().position_value("3:x")
+        turning_corners().nim_value("3:x")
     with pytest.raises(ValueError):
-        turning_corners().position_value([(1, 2, 3)])
+        turning_corners().nim_value([(1, 2, 3)])
     with pytest.raises(ValueError):
         tartan("twins")
     with pytest.raises(ValueError, match="known games"):

@@ -65,30 +65,37 @@ BRUTE = {
 @pytest.mark.parametrize("code", sorted(BRUTE))
 def test_engine_against_brute_force(code):
     n = 13
-    assert TurningGame(code).values(n).tolist() == brute_values(BRUTE[code], n)
+    game = TurningGame(code)
+    brute = brute_values(BRUTE[code], n)
+    assert game.engine_values(n).tolist() == brute
+    assert game.nim_values(n).tolist() == brute      # the closed form, where there is one
 
 
 @pytest.mark.parametrize("name", sorted(CLOSED_FORMS))
 def test_closed_forms_agree_with_engine(name):
     n = 240
-    values = named_game(name).values(n).tolist()
-    assert values == [CLOSED_FORMS[name](x) for x in range(n)]
+    game = named_game(name)
+    engine = game.engine_values(n).tolist()
+    assert engine == [CLOSED_FORMS[name](x) for x in range(n)]
+    assert game.closed_form is not None
+    assert game.nim_values(n).tolist() == engine
+    assert [game.nim_value(x) for x in range(n)] == engine
 
 
 def test_reference_values():
     # the turning-games reference's table of Mocking Turtles, coins from 0
-    assert named_game("mocking-turtles").values(17).tolist() == \
+    assert named_game("mocking-turtles").nim_values(17).tolist() == \
         [1, 2, 4, 7, 8, 11, 13, 14, 16, 19, 21, 22, 25, 26, 28, 31, 32]
     # Ruler: the largest power of 2 dividing x + 1 (errata of the reference)
-    assert named_game("ruler").values(8).tolist() == [1, 2, 1, 4, 1, 2, 1, 8]
-    assert named_game("grunt").values(12).tolist() == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]
+    assert named_game("ruler").nim_values(8).tolist() == [1, 2, 1, 4, 1, 2, 1, 8]
+    assert named_game("grunt").nim_values(12).tolist() == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]
 
 
 @pytest.mark.parametrize("m", [1, 2, 3, 4, 5])
 def test_mock_turtle_theorem(m):
     n = {1: 200, 2: 120, 3: 40, 4: 30, 5: 24}[m]
-    odd = TurningGame(f"1-{2 * m + 1}").values(n + 1).tolist()
-    even = TurningGame(f"1-{2 * m}").values(n).tolist()
+    odd = TurningGame(f"1-{2 * m + 1}").engine_values(n + 1).tolist()
+    even = TurningGame(f"1-{2 * m}").engine_values(n).tolist()
     assert all(odious(v) for v in odd)  # t = 2m + 1: every value is odious
     # coins from 0: G_2m(x) = floor(G_2m+1(x + 1) / 2) (the errata's corrected form)
     assert even == [odd[x + 1] // 2 for x in range(n)]
@@ -103,12 +110,12 @@ def test_winning_moves_reach_zero(name):
     for _ in range(30):
         heads = [i for i in range(length) if rng.random() < 0.4]
         move = game.winning_move(heads)
-        if game.position_value(heads) == 0:
+        if game.nim_value(heads) == 0:
             assert move is None
             continue
         x = move[-1]
         assert x in heads and tuple(move[:-1]) in {tuple(s) for s in game.move_sets(x)}
-        assert game.position_value(sorted(set(heads) ^ set(move))) == 0
+        assert game.nim_value(sorted(set(heads) ^ set(move))) == 0
 
 
 def test_contest_problem_arithmetic_progressions():
@@ -117,20 +124,20 @@ def test_contest_problem_arithmetic_progressions():
     game = named_game("progression")
     rng = random.Random(3000)
     row = "".join(rng.choice("HT") for _ in range(3000))
-    values = game.values(3000)
+    values = game.nim_values(3000)
     assert len(values) == 3000
     move = game.winning_move(row)
     heads = heads_of(row)
-    if game.position_value(heads) == 0:
+    if game.nim_value(heads) == 0:
         assert move is None
     else:
         assert len({b - a for a, b in zip(move, move[1:])}) <= 1  # an arithmetic progression
-        assert game.position_value(sorted(set(heads) ^ set(move))) == 0
+        assert game.nim_value(sorted(set(heads) ^ set(move))) == 0
 
 
 def test_custom_rules():
     g = TurningGame(moves=lambda x: [()] + [(y,) for y in range(x) if (x - y) % 2 == 1], name="odd gaps")
-    assert g.values(10).tolist() == brute_values(lambda s: len(s) == 1 or (len(s) == 2 and (s[1] - s[0]) % 2 == 1), 10)
+    assert g.nim_values(10).tolist() == brute_values(lambda s: len(s) == 1 or (len(s) == 2 and (s[1] - s[0]) % 2 == 1), 10)
 
 
 def test_bad_rules_and_positions():
@@ -146,7 +153,7 @@ def test_bad_rules_and_positions():
     with pytest.raises(ValueError):
         heads_of([-1])
     with pytest.raises(ValueError, match="distinct coins left"):
-        TurningGame(moves=lambda x: [(x,)]).values(3)
+        TurningGame(moves=lambda x: [(x,)]).nim_values(3)
     with pytest.raises(ValueError):
         TurningGame()
     assert set(NAMED_GAMES) >= {"turning-turtles", "mocking-turtles", "moebius", "mogul",

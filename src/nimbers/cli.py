@@ -357,7 +357,7 @@ def _heap(args: argparse.Namespace) -> str:
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game_from_code(args.code)
-    values = game.grundy_values(args.count)
+    values = game.nim_values(args.count)
     lines = [str(game.stats(args.count))] if args.stats else \
         [" ".join(str(v) for v in values.tolist())]
     if args.period:
@@ -395,9 +395,9 @@ def _turning(args: argparse.Namespace) -> str:
     from .games.turning import named_game
     game = named_game(args.game)
     if args.heads is None:
-        return " ".join(str(v) for v in game.values(args.count).tolist())
+        return " ".join(str(v) for v in game.nim_values(args.count).tolist())
     heads = _parse_heads(args.heads)
-    value = game.position_value(heads)
+    value = game.nim_value(heads)
     move = game.winning_move(heads)
     verdict = "no winning move: every move loses" if move is None else \
         "winning move: turn coins " + ",".join(str(c) for c in move)
@@ -432,8 +432,8 @@ def _tartan(args: argparse.Namespace) -> str:
         shape = [args.size] * (len(getattr(game, "factors", (0, 0))))
         if len(shape) != 2:
             raise UsageError("a table is printed for two games only; use --heads")
-        return format_table(game.values(*shape), op="G")
-    value = game.position_value(args.heads)
+        return format_table(game.nim_values(*shape), op="G")
+    value = game.nim_value(args.heads)
     move = game.winning_move(args.heads)
     verdict = "no winning move: every move loses" if move is None else \
         "winning move: turn " + ",".join(":".join(str(v) for v in c) for c in move)

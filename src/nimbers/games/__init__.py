@@ -1,36 +1,48 @@
 """Impartial games, one module per concept:
 
 * :mod:`.codes` -- the literature's codes (take-and-break digits, turning-code terms) as data;
-* :mod:`.engine` -- the Sprague-Grundy engine for any finite impartial game (mex, sums);
+* :mod:`.vocabulary` -- the one vocabulary every ruleset answers (a typing.Protocol);
+* :mod:`.engine` -- the Sprague-Grundy engine for any finite impartial game (mex, sums,
+  misère values, :class:`ImpartialGame`);
+* :mod:`.misere` -- the genus, tame games and their Nim-like rule;
 * :mod:`.nim` -- Nim: the nim-sum rule, misère Nim, dynamic-programming solvers;
 * :mod:`.heap` -- heap games (subtraction, octal, take-and-break, Grundy's game), periodicity;
 * :mod:`.subset_sums` -- which nim-sums j distinct values reach (for "any coins" rules);
 * :mod:`.positions` -- rows and boards of coins as people write them;
 * :mod:`.turning` -- coin-turning games by turning code, the named families;
 * :mod:`.tartan` -- their products (Turning Corners, Rugs, ...) and Acrostic Twins;
+* :mod:`.theorems` -- the Mock Turtle and Tartan theorems, checked with evidence;
 * :mod:`.play` -- playing against the computer in a terminal.
 
 (:mod:`.grundy` is the old home of the engine and heap games, kept for old imports.)
 
 >>> from nimbers.games import octal_game, named_game, turning_corners
->>> octal_game("0.77").value([1, 2]), named_game("ruler").value(7), turning_corners().value(2, 3)
-(3, 8, 1)
+>>> octal_game("0.77").nim_value([1, 2]), named_game("ruler").nim_value(7)
+(3, 8)
+>>> turning_corners().nim_value((2, 3))
+1
 """
 
 from .codes import TakeBreakCode, Term, parse_take_break_code, parse_turning_code
-from .engine import CycleError, grundy, mex, sum_value, winning_move_in_sum
-from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, heap_game_from_code,
-                   octal_game, subtraction_game, take_break_game)
-from .nim import Move, NimSolution, nim_sum, solve_bottom_up, solve_memo, winning_moves
+from .engine import (CycleError, ImpartialGame, grundy, mex, misere_grundy, sum_value,
+                     winning_move_in_sum)
+from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, heap_game_from_code, octal_game,
+                   subtraction_game, take_break_game)
+from .misere import Genus, genus_of, is_tame_genus, tame_sum
+from .nim import Move, Nim, NimSolution, nim_sum, solve_bottom_up, solve_memo, winning_moves
 from .positions import heads_2d, heads_of
 from .tartan import AcrosticTwins, Tartan, acrostic_twins, rugs, tartan, turning_corners
+from .theorems import Evidence, mock_turtle_theorem, tartan_theorem
 from .turning import CLOSED_FORMS, NAMED_GAMES, TurningGame, closed_form, named_game, odious
+from .vocabulary import ComponentRuleset, Ruleset
 
 __all__ = ["TakeBreakCode", "Term", "parse_take_break_code", "parse_turning_code",
-           "CycleError", "grundy", "mex", "sum_value", "winning_move_in_sum",
+           "CycleError", "ImpartialGame", "grundy", "mex", "misere_grundy", "sum_value",
+           "winning_move_in_sum", "Genus", "genus_of", "is_tame_genus", "tame_sum",
            "HeapGame", "HeapStats", "Periodicity", "grundy_game", "heap_game_from_code", "octal_game",
            "subtraction_game", "take_break_game",
-           "Move", "NimSolution", "nim_sum", "solve_bottom_up", "solve_memo", "winning_moves",
+           "Move", "Nim", "NimSolution", "nim_sum", "solve_bottom_up", "solve_memo", "winning_moves",
            "heads_2d", "heads_of",
            "AcrosticTwins", "Tartan", "acrostic_twins", "rugs", "tartan", "turning_corners",
-           "CLOSED_FORMS", "NAMED_GAMES", "TurningGame", "closed_form", "named_game", "odious"]
+           "CLOSED_FORMS", "NAMED_GAMES", "TurningGame", "closed_form", "named_game", "odious",
+           "Evidence", "mock_turtle_theorem", "tartan_theorem", "Ruleset", "ComponentRuleset"]

@@ -13,11 +13,12 @@ move away; positions are any hashable values.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, MutableMapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, MutableMapping, Sequence
 
 import numpy as np
 
-__all__ = ["mex", "grundy", "sum_value", "winning_move_in_sum", "CycleError"]
+__all__ = ["mex", "grundy", "misere_grundy", "sum_value", "winning_move_in_sum", "CycleError",
+           "ImpartialGame"]
 
 
 class CycleError(ValueError):
@@ -68,6 +69,29 @@ def grundy(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
     >>> grundy(7, lambda n: [n - k for k in (1, 2, 3) if n >= k])   # subtraction game {1,2,3}
     3
     """
+    return _solve(position, moves, cache, misere=False)
+
+
+def misere_grundy(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
+                  cache: MutableMapping[Hashable, int] | None = None) -> int:
+    """The misère Grundy value G- of a position of any finite impartial game: 1 at a position
+    with no move (its mover has won: the opponent made the last move), else the mex of the
+    options' values (Conway, ONAG ch. 12; CGSuite's MisereNimValue).  The player to move
+    loses misère play exactly when G- = 0.  Unlike normal play, G- of a sum is not a function
+    of the components' G-, so sums are searched whole.
+
+    >>> nim = lambda heaps: [tuple(sorted(heaps[:i] + (k,) + heaps[i + 1:]))
+    ...                      for i, h in enumerate(heaps) for k in range(h)]
+    >>> misere_grundy((), nim), misere_grundy((1,), nim), misere_grundy((1, 1), nim)
+    (1, 0, 1)
+    >>> misere_grundy((2, 3), nim)            # with a heap of 2 or more: the nim-sum
+    1
+    """
+    return _solve(position, moves, cache, misere=True)
+
+
+def _solve(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
+           cache: MutableMapping[Hashable, int] | None, misere: bool) -> int:
     if cache is None:
         cache = {}
     if position in cache:
@@ -87,7 +111,10 @@ def grundy(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
             on_path.add(child)
             stack.append((child, _options(moves, child), 0))
             continue
-        cache[pos] = mex(cache[o] for o in opts)
+        if misere and not opts:
+            cache[pos] = 1  # no move: the player to move has won
+        else:
+            cache[pos] = mex(cache[o] for o in opts)
         on_path.discard(pos)
         stack.pop()
     return cache[position]
@@ -128,3 +155,61 @@ def winning_move_in_sum(components: Sequence[Hashable], moves: Callable,
             if grundy(option, moves, cache) == target:
                 return i, option
     raise AssertionError("Sprague-Grundy: a non-zero sum always has a winning move")
+
+
+class ImpartialGame:
+    """Any finite impartial game given by its moves function, in the common vocabulary
+    (:mod:`.vocabulary`).  Positions must be hashable; values are memoized.
+
+    Parameters
+    ----------
+    moves : callable
+        moves(position) lists the positions one move away.
+    name : str
+        What to call the game.
+
+    >>> sub123 = ImpartialGame(lambda n: [n - k for k in (1, 2, 3) if n >= k], "{1,2,3}")
+    >>> sub123.nim_value(7), sub123.winning_move(7), sub123.is_losing(8)
+    (3, 4, True)
+    >>> sub123.misere_nim_value(0), sub123.winning_move(6, misere=True)   # misère P: n = 1 mod 4
+    (1, 5)
+    """
+
+    def __init__(self, moves: Callable[[Any], Iterable[Hashable]], name: str = "impartial game"):
+        if not callable(moves):
+            raise TypeError(f"moves must be a function of a position, not {type(moves).__name__}")
+        self._moves = moves
+        self.name = name
+        self._normal: dict = {}
+        self._misere: dict = {}
+
+    def __repr__(self) -> str:
+        return f"<ImpartialGame {self.name}>"
+
+    def moves(self, position: Hashable) -> Iterator[Hashable]:
+        """The positions one move away."""
+        yield from _options(self._moves, position)
+
+    def nim_value(self, position: Hashable) -> int:
+        """The Grundy value (normal play)."""
+        return grundy(position, self._moves, self._normal)
+
+    def misere_nim_value(self, position: Hashable) -> int:
+        """The misère Grundy value G- (see misere_grundy)."""
+        return misere_grundy(position, self._moves, self._misere)
+
+    def _value(self, position: Hashable, misere: bool) -> int:
+        return self.misere_nim_value(position) if misere else self.nim_value(position)
+
+    def is_losing(self, position: Hashable, misere: bool = False) -> bool:
+        """True when the player to move loses with best play."""
+        return self._value(position, misere) == 0
+
+    def winning_move(self, position: Hashable, misere: bool = False) -> Hashable | None:
+        """A position one move away where the opponent loses, or None when there is none."""
+        if self._value(position, misere) == 0:
+            return None
+        for option in _options(self._moves, position):
+            if self._value(option, misere) == 0:
+                return option
+        raise AssertionError("a non-zero value means a move to value 0")

@@ -1,7 +1,7 @@
 """The old home of the Sprague-Grundy engine and the heap games, kept so that old imports
 keep working: the engine now lives in :mod:`.engine`, heap games in :mod:`.heap`.
 
->>> octal_game("0.77").grundy_values(6).tolist()
+>>> octal_game("0.77").nim_values(6).tolist()
 [0, 1, 2, 3, 1, 4]
 """
 

@@ -8,7 +8,7 @@ the octal periodicity theorem of Guy and Smith where it applies, and then any he
 answered from it.
 
 >>> kayles = octal_game("0.77")
->>> kayles.grundy_values(12).tolist()
+>>> kayles.nim_values(12).tolist()
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 >>> kayles.period()
 Periodicity(period=12, preperiod=71, proven=True, checked_up_to=...)
@@ -20,6 +20,7 @@ import contextlib
 import json
 import os
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -28,6 +29,11 @@ import numpy as np
 from .. import _core
 from .._progress import Progress
 from .codes import TakeBreakCode, parse_take_break_code
+from .misere import ZERO_GENUS, Genus, genus_of, is_tame_genus, tame_sum
+from .vocabulary import MisereByEngine, deprecated_alias
+
+#: the most tokens (in heaps that allow a move) a misère search takes on
+MISERE_SEARCH_TOKENS = 40
 
 __all__ = ["HeapGame", "HeapStats", "Periodicity", "subtraction_game", "octal_game",
            "take_break_game", "grundy_game", "heap_game_from_code"]
@@ -114,16 +120,27 @@ _METHODS = {"auto": 0, "exact": 1, "sparse": 2}
 _SAVE_FORMAT = "nimbers heap values"
 
 
-class HeapGame:
+class HeapGame(MisereByEngine):
     """A game played on heaps of tokens; a move changes one heap.
 
     The ruleset (its code, as in CGSuite) is separate from positions: a position is a
-    sequence of heap sizes, and its value is the nim-sum of the heaps' Grundy values.
+    heap size or a sequence of heap sizes.  It answers the common vocabulary
+    (:mod:`.vocabulary`); normal-play values are the nim-sum of the heaps' Grundy values,
+    misère play goes by the genus (tame positions, Winning Ways ch. 13) or by a search.
+
     Values are computed in C (the sparse-space method of Winning Ways ch. 4 where it pays,
     the plain scan elsewhere), kept in the smallest unsigned dtype that holds them, and once
     period() has proven a period, any heap size is answered from it at once.  last_run says
     what the engine used in its last call: the value mask and parity term of the sparse
     space, the number of rare heap sizes, and how many heap sizes each method settled.
+
+    >>> kayles = octal_game("0.77", "Kayles")
+    >>> kayles.nim_value([3, 4]), kayles.winning_move([3, 4])
+    (2, (0, 2, (1,)))
+    >>> kayles.misere_nim_value([3, 4]), kayles.winning_move([3, 4], misere=True)
+    (2, (0, 1, (1, 1)))
+    >>> str(kayles.genus(5))        # normal value 4; misère value 1, then 4, 6 with *2s
+    '4^146'
     """
 
     def __init__(self, name: str, rules: Sequence[int] | None, kind: str, code: str) -> None:
@@ -136,12 +153,15 @@ class HeapGame:
         self._proven: Periodicity | None = None
         self._chunk = 1 << 14  # heap sizes per call of the engine, adapted to take ~1 s
         self.last_run: dict[str, int] = {}
+        self._misere_cache: dict = {}
+        self._genus_cache: dict = {}
+        self._genera: list[Genus] = []
 
     def __repr__(self) -> str:
         return f"<HeapGame {self.name} ({self.code})>"
 
     # -- values --
-    def grundy_values(self, n: int, progress: bool | None = None, *, method: str = "auto",
+    def nim_values(self, n: int, progress: bool | None = None, *, method: str = "auto",
                       mask: int | None = None) -> np.ndarray:
         """g(0), ..., g(n-1), in the smallest unsigned dtype that holds them.
 
@@ -153,9 +173,9 @@ class HeapGame:
         the sparse space's value mask (rare when popcount(g & mask) is even), chosen
         automatically when None.  Every method gives the same, exact values.
 
-        >>> subtraction_game({1, 2, 3}).grundy_values(9).tolist()
+        >>> subtraction_game({1, 2, 3}).nim_values(9).tolist()
         [0, 1, 2, 3, 0, 1, 2, 3, 0]
-        >>> octal_game("0.16").grundy_values(10**5, mask=0x1e)[-3:].tolist()
+        >>> octal_game("0.16").nim_values(10**5, mask=0x1e)[-3:].tolist()
         [5, 2, 3]
         """
         n = _count(n)
@@ -251,12 +271,12 @@ class HeapGame:
         out[self._known:] = self._g[per.preperiod + (rest - per.preperiod) % per.period]
         return out
 
-    def grundy(self, heap: int) -> int:
+    def _heap_value(self, heap: int) -> int:
         """The Grundy value of one heap: any size once a period is proven (a heap beyond the
         engine's 2^32 first looks for that proof).
 
         >>> game = octal_game("0.07")
-        >>> game.grundy(10**18), game.period().proven
+        >>> game.nim_value(10**18), game.period().proven
         (3, True)
         """
         heap = _heap_size(heap)
@@ -271,8 +291,26 @@ class HeapGame:
             return int(self._g[per.preperiod + (heap - per.preperiod) % per.period])
         return int(self._g[heap])
 
-    def moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
-        """Every move from one heap: (tokens removed, the heaps left)."""
+    def nim_value(self, position: int | Sequence[int]) -> int:
+        """The Grundy value of a heap or of a position (the nim-sum over its heaps).
+
+        >>> octal_game("0.77").nim_value(5), octal_game("0.77").nim_value([3, 5])
+        (4, 7)
+        """
+        heaps = _heaps(position)
+        if heaps and self._proven is None and max(heaps) < 2**32:
+            self._compute(max(heaps) + 1, None, prove=True)  # one run for all the heaps
+        total = 0
+        for h in heaps:
+            total ^= self._heap_value(h)
+        return total
+
+    def heap_moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Every move from one heap: (tokens removed, the heaps left).
+
+        >>> list(octal_game("0.77").heap_moves(3))
+        [(1, (2,)), (1, (1, 1)), (2, (1,))]
+        """
         heap = _heap_size(heap)
         if self.rules is None:  # Grundy's game: two unequal heaps
             for a in range(1, (heap + 1) // 2):
@@ -295,37 +333,57 @@ class HeapGame:
                     for b in range(a, (r - a) // 2 + 1):
                         yield k, (a, b, r - a - b)
 
-    def value(self, heaps: Sequence[int]) -> int:
-        """The Grundy value of a position (the nim-sum over its heaps)."""
-        heaps = [_heap_size(h) for h in heaps]
-        if heaps and self._proven is None and max(heaps) < 2**32:
-            self._compute(max(heaps) + 1, None, prove=True)  # one run for all the heaps
-        total = 0
-        for h in heaps:
-            total ^= self.grundy(h)
-        return total
+    def _described_moves(self, position: Any) -> Iterator[tuple[tuple, list[int]]]:
+        heaps = _heaps(position)
+        for i, h in enumerate(heaps):
+            for k, left in self.heap_moves(h):
+                yield (i, k, left), heaps[:i] + list(left) + heaps[i + 1:]
 
-    def is_losing(self, heaps: Sequence[int]) -> bool:
-        """True when the player to move loses with best play (a P-position)."""
-        return self.value(heaps) == 0
+    def moves(self, position: Any) -> Iterator[Any]:
+        """The positions one move away, as lists of heaps.
 
-    def winning_move(self, heaps: Sequence[int]) -> tuple[int, int, tuple[int, ...]] | None:
+        >>> list(octal_game("0.07").moves([4]))
+        [[2], [1, 1]]
+        """
+        if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
+            warnings.warn("moves(heap) with one heap size is deprecated: use heap_moves(heap) "
+                          "for (tokens removed, heaps left), moves(position) for positions",
+                          DeprecationWarning, stacklevel=2)
+            return self.heap_moves(position)
+        return MisereByEngine.moves(self, position)
+
+    def is_losing(self, position: int | Sequence[int], misere: bool = False) -> bool:
+        """True when the player to move loses with best play (a P-position); misere=True:
+        under the misère rule (whoever moves last loses).
+
+        >>> dawson = octal_game("0.07")
+        >>> dawson.is_losing([5]), dawson.is_losing([5], misere=True)
+        (True, False)
+        """
+        if misere:
+            return self.misere_nim_value(position) == 0
+        return self.nim_value(position) == 0
+
+    def winning_move(self, position: int | Sequence[int],
+                     misere: bool = False) -> tuple[int, int, tuple[int, ...]] | None:
         """A move to a P-position: (heap index, tokens removed, the heaps it leaves), or
         None when every move loses.
 
         >>> octal_game("0.77").winning_move([3, 4])    # Kayles: g = 3 and 1
         (0, 2, (1,))
         """
-        heaps = [_heap_size(h) for h in heaps]
-        total = self.value(heaps)
+        if misere:
+            return self._misere_winning_move(position)
+        heaps = _heaps(position)
+        total = self.nim_value(heaps)
         if total == 0:
             return None
         for i, h in enumerate(heaps):
-            target = total ^ self.grundy(h)
+            target = total ^ self._heap_value(h)
             for k, left in self._candidate_moves(h):
                 v = 0
                 for x in left:
-                    v ^= self.grundy(x)
+                    v ^= self._heap_value(x)
                 if v == target:
                     return i, k, left
         raise AssertionError("Sprague-Grundy: a non-zero position has a winning move")
@@ -336,7 +394,7 @@ class HeapGame:
         preperiod + period has the values of (a - period, b + period)."""
         per = self._proven
         if heap < self._known or per is None or self.rules is None:
-            yield from self.moves(heap)
+            yield from self.heap_moves(heap)
             return
         assert per.period is not None and per.preperiod is not None
         reach = per.preperiod + per.period
@@ -351,6 +409,109 @@ class HeapGame:
             if bits & 4:
                 for a in range(1, min(r // 2, reach) + 1):
                     yield k, (a, r - a)
+
+    # -- misère play --
+    def _canonical(self, position: Any) -> tuple[int, ...]:
+        """Heaps in order, without those that allow no move (they change nothing)."""
+        return tuple(sorted(h for h in _heaps(position) if self._has_move(h)))
+
+    def _has_move(self, heap: int) -> bool:
+        return next(self.heap_moves(heap), None) is not None
+
+    def _misere_budget(self, position: Any) -> None:
+        tokens = sum(self._canonical(position))
+        if tokens > MISERE_SEARCH_TOKENS:
+            raise ValueError(
+                f"misère play of {self.name} on {tokens} tokens would search every position "
+                f"below it (more than {_partitions_below(tokens):,}); the limit is "
+                f"{MISERE_SEARCH_TOKENS} tokens unless every heap is tame (see tame_up_to)")
+
+    def misere_nim_value(self, position: int | Sequence[int]) -> int:
+        """The misère Grundy value G- (CGSuite's MisereNimValue): 1 for a position with no
+        move, else the mex of the options' values; 0 exactly when the mover loses misère
+        play.  Tame positions (Winning Ways ch. 13) are answered from the genera of their
+        heaps; others are searched (at most 40 tokens in heaps that have a move).
+
+        >>> kayles = octal_game("0.77")
+        >>> [kayles.misere_nim_value(n) for n in range(8)]
+        [1, 0, 2, 3, 0, 1, 3, 2]
+        """
+        tame = self._tame_genus(position)
+        if tame is not None:
+            return tame.misere_value
+        return MisereByEngine.misere_nim_value(self, position)
+
+    def misere_nim_values(self, n: int) -> list[int]:
+        """G-(0), ..., G-(n-1): the misère Grundy values of single heaps.
+
+        >>> octal_game("0.07").misere_nim_values(10)      # Dawson's Kayles
+        [1, 1, 0, 0, 2, 1, 3, 0, 0, 1]
+        """
+        return [self.misere_nim_value([h]) for h in range(_count(n))]
+
+    def genus(self, position: int | Sequence[int]) -> Genus:
+        """The genus g^(γ0 γ1 ...) of a position (see :mod:`.misere`): normal value g, γn the
+        misère value with n copies of *2 added; tame sums by the Nim rule.
+
+        >>> print(octal_game("0.77").genus([1, 2]))
+        3^31
+        """
+        tame = self._tame_genus(position)
+        if tame is not None:
+            return tame
+        key = self._canonical(position)
+        self._misere_budget(key)
+        return genus_of(key, self._misere_moves, self._genus_cache)
+
+    def genera(self, n: int) -> list[Genus]:
+        """The genera of single heaps 0 .. n-1 (kept for later calls).
+
+        >>> [str(g) for g in octal_game("0.77").genera(6)]
+        ['0^120', '1^031', '2^20', '3^31', '1^031', '4^146']
+        """
+        n = _count(n)
+        while len(self._genera) < n:
+            h = len(self._genera)
+            self._misere_budget([h])
+            self._genera.append(genus_of(self._canonical([h]), self._misere_moves,
+                                         self._genus_cache))
+        return self._genera[:n]
+
+    def tame_up_to(self, n: int) -> bool:
+        """True when heaps 0 .. n-1 all have tame genera: then every position of such heaps
+        is tame and plays misère like Nim (Winning Ways ch. 13).
+
+        >>> subtraction_game({1, 2}).tame_up_to(20), octal_game("0.07").tame_up_to(20)
+        (True, False)
+        """
+        return all(is_tame_genus(g) for g in self.genera(n))
+
+    def _tame_genus(self, position: Any) -> Genus | None:
+        """The genus by the tame rule, when every heap up to the largest is known tame."""
+        heaps = self._canonical(position)
+        if not heaps:
+            return ZERO_GENUS
+        top = heaps[-1] + 1
+        if len(self._genera) < top:
+            return None  # not known yet: the search decides (and is exact)
+        if not all(is_tame_genus(g) for g in self._genera[:top]):
+            return None
+        return tame_sum(self._genera[h] for h in heaps)
+
+    # -- the old names, for one release --
+    grundy_values = deprecated_alias(nim_values, "grundy_values")
+
+    def grundy(self, heap: int) -> int:
+        """Deprecated: nim_value(heap)."""
+        warnings.warn("grundy(heap) is deprecated: use nim_value(heap)", DeprecationWarning,
+                      stacklevel=2)
+        return self.nim_value(_heap_size(heap))
+
+    def value(self, heaps: Sequence[int]) -> int:
+        """Deprecated: nim_value(heaps)."""
+        warnings.warn("value(heaps) is deprecated: use nim_value(heaps)", DeprecationWarning,
+                      stacklevel=2)
+        return self.nim_value(list(heaps))
 
     # -- periodicity --
     def _max_removal(self) -> int | None:
@@ -386,7 +547,7 @@ class HeapGame:
         is proven by then, the apparent one comes with proven=False.  Codes with three-heap
         splits and Grundy's game are never proven here; for the former an arithmetic period
         (a saltus, as CGSuite's CheckPeriodicity reports) is looked for as well.
-        Once proven, grundy, grundy_values, value, is_losing and winning_move answer any heap
+        Once proven, nim_value, nim_values, is_losing and winning_move answer any heap
         size from the period.
 
         >>> octal_game("4.3").period()       # first digit 4: proven as well
@@ -449,11 +610,11 @@ class HeapGame:
 
         >>> import tempfile, os
         >>> game = octal_game("0.77")
-        >>> _ = game.grundy_values(100)
+        >>> _ = game.nim_values(100)
         >>> with tempfile.TemporaryDirectory() as d:
         ...     game.save(os.path.join(d, "kayles.npy"))
         ...     again = HeapGame.load(os.path.join(d, "kayles.npy"))
-        >>> again.grundy_values(100).tolist() == game.grundy_values(100).tolist()
+        >>> again.nim_values(100).tolist() == game.nim_values(100).tolist()
         True
         """
         path = os.fspath(path)
@@ -513,7 +674,7 @@ class HeapGame:
         n = self._known if n is None else _count(n)
         if n == 0:
             raise ValueError("statistics need at least one value")
-        g = self.grundy_values(n).astype(np.int64)
+        g = self.nim_values(n).astype(np.int64)
         largest_at = int(np.argmax(g))
         splits = [k for k, d in enumerate(self.rules or (4,)) if d & 4]
         empty = np.zeros(0, dtype=np.int64)
@@ -616,6 +777,25 @@ def _check_memory(nbytes: int, what: str) -> None:
                          "prove a period (period()) to answer any heap size from it")
 
 
+def _heaps(position: Any) -> list[int]:
+    """A position as a list of heap sizes: one heap size, or a sequence of them."""
+    if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
+        return [_heap_size(position)]
+    if isinstance(position, (str, bytes)) or not hasattr(position, "__iter__"):
+        raise TypeError(f"a position is a heap size or a sequence of heap sizes, "
+                        f"not {type(position).__name__}")
+    return [_heap_size(h) for h in position]
+
+
+def _partitions_below(tokens: int) -> int:
+    """How many multisets of heap sizes hold at most this many tokens."""
+    p = [1] + [0] * tokens
+    for part in range(1, tokens + 1):
+        for total in range(part, tokens + 1):
+            p[total] += p[total - part]
+    return sum(p)
+
+
 def _heap_size(h: Any) -> int:
     if isinstance(h, bool) or not isinstance(h, (int, np.integer)):
         raise TypeError(f"a heap size is a non-negative int, not {type(h).__name__}")
@@ -630,7 +810,7 @@ def take_break_game(code: str, name: str | None = None) -> HeapGame:
     taken), 2 = one heap, 4 = two heaps, 8 = three heaps.  d0 (before the point) may only
     hold 4 or 8: splitting a heap without taking tokens.
 
-    >>> take_break_game("0.3F").grundy_values(10).tolist()
+    >>> take_break_game("0.3F").nim_values(10).tolist()
     [0, 1, 2, 0, 1, 2, 3, 4, 5, 3]
     """
     return _from_code(parse_take_break_code(code, hex_ok=True), name)
@@ -640,7 +820,7 @@ def octal_game(code: str, name: str | None = None) -> HeapGame:
     """An octal game, "0.77" (Kayles), "0.07" (Dawson's Kayles), "0.137" (Dawson's Chess),
     "4.07", ...: digits 0-7 (see take_break_game for their meaning).
 
-    >>> octal_game("0.07").grundy_values(10).tolist()      # Dawson's Kayles
+    >>> octal_game("0.07").nim_values(10).tolist()      # Dawson's Kayles
     [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]
     """
     return _from_code(parse_take_break_code(code, hex_ok=False), name)
@@ -653,7 +833,7 @@ def _from_code(parsed: TakeBreakCode, name: str | None) -> HeapGame:
 def subtraction_game(subtraction_set: Iterable[int], name: str | None = None) -> HeapGame:
     """A subtraction game: remove s tokens from a heap, s in a finite set of positive ints.
 
-    >>> subtraction_game({1, 3, 4}).grundy_values(8).tolist()
+    >>> subtraction_game({1, 3, 4}).nim_values(8).tolist()
     [0, 1, 0, 1, 2, 3, 2, 0]
     """
     try:
@@ -679,7 +859,7 @@ def grundy_game() -> HeapGame:
     """Grundy's game: split one heap into two non-empty heaps of different sizes.  Its
     periodicity is an open problem, so period() never claims a proof.
 
-    >>> grundy_game().grundy_values(10).tolist()
+    >>> grundy_game().nim_values(10).tolist()
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1]
     """
     return HeapGame("Grundy's game", None, "grundy", "grundy")

@@ -23,7 +23,7 @@ import numpy as np
 from .._progress import Progress
 
 __all__ = ["Move", "nim_sum", "is_losing", "winning_moves", "solve_memo", "solve_bottom_up",
-           "NimSolution"]
+           "NimSolution", "Nim"]
 
 
 class Move(NamedTuple):
@@ -100,6 +100,61 @@ def winning_moves(piles: Sequence[int], misere: bool = False) -> list[Move]:
                 if _losing(child, misere):
                     moves.append(Move(i, p - new, new))
     return moves
+
+
+class Nim:
+    """Nim as a ruleset in the common vocabulary (:mod:`.vocabulary`): a position is a pile
+    size or a sequence of pile sizes; a move is a :class:`Move`.  Everything is a formula:
+    Bouton's nim-sum for normal play, and for misère play the same rule until only piles of
+    0 or 1 stones are left (Winning Ways ch. 13: Nim is tame).
+
+    >>> nim = Nim()
+    >>> nim.nim_value([3, 5, 7]), nim.winning_move([3, 5, 7])
+    (1, Move(pile=0, take=1, new_size=2))
+    >>> nim.misere_nim_value([1, 1]), nim.is_losing([1, 1, 1], misere=True)
+    (1, True)
+    """
+
+    name = "Nim"
+
+    def nim_values(self, n: int) -> np.ndarray:
+        """The value of a pile of k stones is k."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"n must be a non-negative int, got {n!r}")
+        return np.arange(int(n), dtype=np.uint64)
+
+    def nim_value(self, position: Any) -> int:
+        """The nim-sum of the piles."""
+        return nim_sum(_position(position))
+
+    def misere_nim_value(self, position: Any) -> int:
+        """The misère Grundy value: the nim-sum, except that with only piles of 0 or 1 it is
+        1 for an even number of single stones and 0 for an odd number."""
+        piles = _position(position)
+        s = nim_sum(piles)
+        return s ^ 1 if all(p <= 1 for p in piles) else s
+
+    def is_losing(self, position: Any, misere: bool = False) -> bool:
+        """True for a P-position (see :func:`is_losing`)."""
+        return is_losing(_position(position), misere)
+
+    def winning_move(self, position: Any, misere: bool = False) -> Move | None:
+        """The first of :func:`winning_moves`, or None when every move loses."""
+        moves = winning_moves(_position(position), misere)
+        return moves[0] if moves else None
+
+    def moves(self, position: Any):
+        """The positions one move away."""
+        piles = _position(position)
+        for i, p in enumerate(piles):
+            for new in range(p):
+                yield piles[:i] + [new] + piles[i + 1:]
+
+
+def _position(position: Any) -> list[int]:
+    if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
+        return _piles([position])
+    return _piles(position)
 
 
 class NimSolution:

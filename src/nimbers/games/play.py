@@ -133,7 +133,7 @@ class HeapPlay:
         return "heaps: " + "  ".join(f"{i + 1}:{h}" for i, h in enumerate(heaps))
 
     def over(self, heaps: Sequence[int]) -> bool:
-        return not any(next(self.game.moves(h), None) is not None for h in heaps)
+        return not any(next(self.game.heap_moves(h), None) is not None for h in heaps)
 
     def parse(self, text: str, heaps: list[int]) -> list[int]:
         nums = _numbers(text)
@@ -143,7 +143,7 @@ class HeapPlay:
         if not 1 <= heap <= len(heaps):
             raise ValueError(f"there is no heap {heap} (heaps 1 to {len(heaps)})")
         h = heaps[heap - 1]
-        legal = {(k, tuple(sorted(rest))) for k, rest in self.game.moves(h)}
+        legal = {(k, tuple(sorted(rest))) for k, rest in self.game.heap_moves(h)}
         if (take, left) not in legal:
             options = sorted({k for k, _ in legal})
             raise ValueError(f"that move is not allowed from a heap of {h}"
@@ -153,8 +153,8 @@ class HeapPlay:
     def computer(self, heaps: list[int]) -> tuple[str, list[int]]:
         move = self.game.winning_move(heaps)
         if move is None:  # lost: any legal move
-            i = next(i for i, h in enumerate(heaps) if next(self.game.moves(h), None))
-            k, left = next(self.game.moves(heaps[i]))
+            i = next(i for i, h in enumerate(heaps) if next(self.game.heap_moves(h), None))
+            k, left = next(self.game.heap_moves(heaps[i]))
         else:
             i, k, left = move
         desc = f"takes {k} from heap {i + 1}" + (f", leaving {list(left)}" if left else "")

@@ -7,29 +7,43 @@ the columns.  The Tartan theorem (turning-games reference): G(a, b) = G_A(a) (x)
 nim-product.  Higher dimensions multiply the same way.
 
 >>> corners = turning_corners()            # Twins x Twins: G(a, b) = a (x) b
->>> corners.value(5, 11)
+>>> corners.nim_value((5, 11))
 12
->>> acrostic_twins().value(5, 11)          # G(a, b) = a (+) b
+>>> acrostic_twins().nim_value((5, 11))    # G(a, b) = a (+) b
 14
 """
 
 from __future__ import annotations
 
+import warnings
 from itertools import product
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
 from ..arith import nim_add, nim_div, nim_mul
 from .positions import heads_2d
 from .turning import TurningGame, named_game
+from .vocabulary import MisereByEngine, deprecated_alias
 
 __all__ = ["Tartan", "tartan", "turning_corners", "rugs", "acrostic_twins", "AcrosticTwins",
            "heads_2d"]
 
 
-class Tartan:
-    """The product of one-dimensional coin-turning games (two or more factors)."""
+class Tartan(MisereByEngine):
+    """The product of one-dimensional coin-turning games (two or more factors), in the
+    common vocabulary (:mod:`.vocabulary`).  A position is a set of heads, each a tuple of
+    coordinates; one coin may be given as one tuple.
+
+    Values come from the Tartan theorem, never from a search: the nim-product of the
+    factors' values, each from its closed form when it has one, so any coordinates work.
+
+    >>> corners = turning_corners()
+    >>> corners.nim_value((5, 11)), corners.nim_value([(5, 11), (2, 2)])
+    (12, 15)
+    >>> corners.nim_value((10**9, 10**9))
+    592324811
+    """
 
     def __init__(self, *factors: TurningGame, name: str | None = None) -> None:
         if len(factors) < 2:
@@ -39,64 +53,108 @@ class Tartan:
                 raise TypeError(f"Tartan factors are TurningGame objects, not {type(f).__name__}")
         self.factors = factors
         self.name = name or " x ".join(f.name for f in factors)
+        self._misere_cache: dict = {}
 
     def __repr__(self) -> str:
         return f"<Tartan {self.name}>"
 
-    def value(self, *coords: int) -> int:
-        """G at one coin: the nim-product of the factors' values (the Tartan theorem)."""
-        if len(coords) != len(self.factors):
-            raise ValueError(f"{self.name} needs {len(self.factors)} coordinates")
+    def _heads(self, position: Any) -> list[tuple[int, ...]]:
+        if isinstance(position, tuple) and position and all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in position):
+            position = [position]  # one coin
+        return heads_2d(position, len(self.factors))
+
+    def _coin_value(self, coords: tuple[int, ...]) -> int:
         v = 1
         for f, x in zip(self.factors, coords):
-            v = nim_mul(v, f.value(x))
+            v = nim_mul(v, f._value_at(x))
         return v
 
-    def values(self, *shape: int) -> np.ndarray:
+    def nim_value(self, position: Any) -> int:
+        """The nim-sum over the heads of the nim-product of the factors' values (the Tartan
+        theorem).
+
+        >>> rugs().nim_value((3, 5))        # Ruler x Ruler: 4 (x) 2
+        8
+        """
+        total = 0
+        for h in self._heads(position):
+            total ^= self._coin_value(h)
+        return total
+
+    def nim_values(self, *shape: int) -> np.ndarray:
         """The array of G over a board of the given shape, by the vectorized nim-product.
 
-        >>> turning_corners().values(4, 4).tolist()
+        >>> turning_corners().nim_values(4, 4).tolist()
         [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]
         """
         if len(shape) != len(self.factors):
             raise ValueError(f"{self.name} needs {len(self.factors)} sizes")
-        table = self.factors[0].values(shape[0])
+        table = self.factors[0].nim_values(shape[0])
         for f, n in zip(self.factors[1:], shape[1:]):
-            table = nim_mul.outer(table, f.values(n))
+            table = nim_mul.outer(table, f.nim_values(n))
         return table
 
-    def position_value(self, position: Any) -> int:
-        """The nim-sum of G over the heads."""
-        total = 0
-        for h in heads_2d(position, len(self.factors)):
-            total ^= self.value(*h)
-        return total
+    def is_losing(self, position: Any, misere: bool = False) -> bool:
+        """True when the player to move loses with best play (the value is 0); misere=True:
+        whoever turns the last coin loses (searched: small boards only)."""
+        if misere:
+            return self.misere_nim_value(position) == 0
+        return self.nim_value(position) == 0
 
-    def is_losing(self, position: Any) -> bool:
-        """True when the player to move loses with best play (the value is 0)."""
-        return self.position_value(position) == 0
-
-    def winning_move(self, position: Any) -> list[tuple[int, ...]] | None:
+    def winning_move(self, position: Any, misere: bool = False) -> list[tuple[int, ...]] | None:
         """The coins to turn for a move to a 0 position, or None when there is none.
 
         Found by solving u (x) v = target with nim division, not by a search over all
         rectangles: at a head whose value drops under the target, for each move value v of the
         last factor, u = target / v must be a move value of the rest; then u and v are made
-        into coin sets by the one-dimensional games."""
-        heads = heads_2d(position, len(self.factors))
-        total = 0
-        for h in heads:
-            total ^= self.value(*h)
+        into coin sets by the one-dimensional games.
+
+        >>> turning_corners().winning_move("3:5,2:2")
+        [(0, 1), (0, 5), (3, 1), (3, 5)]
+        """
+        if misere:
+            return self._misere_winning_move(position)
+        heads = self._heads(position)
+        total = self.nim_value(heads)
         if total == 0:
             return None
         for h in heads:
-            g = self.value(*h)
+            g = self._coin_value(h)
             if g ^ total >= g:
                 continue
             sets = self._realise(h, total)
             if sets is not None:
                 return sorted(product(*sets))
         raise AssertionError("Tartan theorem: a non-zero position has a winning move")
+
+    def move_sets(self, head: tuple[int, ...]) -> Iterator[list[tuple[int, ...]]]:
+        """Every set of coins a move at head may turn (the head included): the products of
+        the factors' coin sets."""
+        per_factor = [[tuple(sorted(s)) + (x,) for s in f.move_sets(x)]
+                      for f, x in zip(self.factors, head)]
+        for sets in product(*per_factor):
+            yield sorted(product(*sets))
+
+    def _described_moves(self, position: Any) -> Iterator[tuple[list, tuple]]:
+        heads = set(self._heads(position))
+        for h in sorted(heads):
+            for coins in self.move_sets(h):
+                yield coins, tuple(sorted(heads.symmetric_difference(coins)))
+
+    def _canonical(self, position: Any) -> tuple:
+        return tuple(self._heads(position))
+
+    def _misere_budget(self, position: Any) -> None:
+        heads = self._heads(position)
+        if not heads:
+            return
+        cells = 1
+        for axis in range(len(self.factors)):
+            cells *= max(h[axis] for h in heads) + 1
+        if cells > 16:
+            raise ValueError(f"misère play of {self.name} on a board of {cells} coins would "
+                             "search 2^{cells} positions; the limit is 16 coins (4 x 4)")
 
     def _realise(self, head: tuple[int, ...], target: int) -> list[tuple[int, ...]] | None:
         """Coin sets S_i (each ending at head[i]) whose product's value is target."""
@@ -116,10 +174,22 @@ class Tartan:
             return sets_rest + [_coins(last, x, v)]
         return None
 
+    # -- the old names, for one release --
+    def value(self, *coords: int) -> int:
+        """Deprecated: nim_value(coords)."""
+        warnings.warn("value(*coords) is deprecated: use nim_value(coords)",
+                      DeprecationWarning, stacklevel=2)
+        if len(coords) != len(self.factors):
+            raise ValueError(f"{self.name} needs {len(self.factors)} coordinates")
+        return self.nim_value(tuple(coords))
+
+    values = deprecated_alias(nim_values, "values")
+    position_value = deprecated_alias(nim_value, "position_value")
+
 
 def _coins(game: TurningGame, x: int, move_value: int) -> tuple[int, ...]:
     """The coins of a move at x whose whole set has the given value."""
-    others = game.realise(x, game.value(x) ^ move_value)
+    others = game.realise(x, game.nim_value(x) ^ move_value)
     assert others is not None
     return tuple(sorted(others)) + (x,)
 
@@ -127,7 +197,7 @@ def _coins(game: TurningGame, x: int, move_value: int) -> tuple[int, ...]:
 def tartan(*factors: TurningGame | str, name: str | None = None) -> Tartan:
     """The Tartan product of 1-D games (TurningGame objects, family names or codes).
 
-    >>> tartan("ruler", "ruler").value(3, 5)       # Rugs: 4 (x) 2
+    >>> tartan("ruler", "ruler").nim_value((3, 5))       # Rugs: 4 (x) 2
     8
     """
     games = [f if isinstance(f, TurningGame) else named_game(f) for f in factors]
@@ -145,33 +215,49 @@ def rugs() -> Tartan:
     return tartan("ruler", "ruler", name="Rugs")
 
 
-class AcrosticTwins:
+class AcrosticTwins(MisereByEngine):
     """Acrostic Twins: turn two coins in the same row or in the same column (the rightmost
     or lowest one a head).  G(a, b) = a (+) b with rows and columns from 0.  It is not a
-    Tartan product: rows and columns are games of their own."""
+    Tartan product: rows and columns are games of their own.
+
+    >>> acrostic_twins().nim_value((5, 11)), acrostic_twins().winning_move("5:11")
+    (14, [(5, 5), (5, 11)])
+    """
 
     name = "Acrostic Twins"
 
-    def value(self, a: int, b: int) -> int:
-        return nim_add(a, b)
+    def __init__(self) -> None:
+        self._misere_cache: dict = {}
 
-    def values(self, n: int, m: int) -> np.ndarray:
-        return nim_add.outer(np.arange(n, dtype=np.uint64), np.arange(m, dtype=np.uint64))
+    def _heads(self, position: Any) -> list[tuple[int, ...]]:
+        if isinstance(position, tuple) and len(position) == 2 and all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in position):
+            position = [position]
+        return heads_2d(position)
 
-    def position_value(self, position: Any) -> int:
+    def nim_value(self, position: Any) -> int:
+        """The nim-sum of a (+) b over the heads (a, b)."""
         total = 0
-        for a, b in heads_2d(position):
+        for a, b in self._heads(position):
             total ^= a ^ b
         return total
 
-    def is_losing(self, position: Any) -> bool:
-        """True when the player to move loses with best play (the value is 0)."""
-        return self.position_value(position) == 0
+    def nim_values(self, n: int, m: int) -> np.ndarray:
+        """The n x m table of a (+) b."""
+        return nim_add.outer(np.arange(n, dtype=np.uint64), np.arange(m, dtype=np.uint64))
 
-    def winning_move(self, position: Any) -> list[tuple[int, int]] | None:
+    def is_losing(self, position: Any, misere: bool = False) -> bool:
+        """True when the player to move loses with best play (the value is 0)."""
+        if misere:
+            return self.misere_nim_value(position) == 0
+        return self.nim_value(position) == 0
+
+    def winning_move(self, position: Any, misere: bool = False) -> list[tuple[int, int]] | None:
         """Two coins in a row or a column whose turning makes the value 0, or None."""
-        heads = heads_2d(position)
-        total = self.position_value(heads)
+        if misere:
+            return self._misere_winning_move(position)
+        heads = self._heads(position)
+        total = self.nim_value(heads)
         if total == 0:
             return None
         for a, b in heads:
@@ -184,6 +270,39 @@ class AcrosticTwins:
             if (want ^ a) < b:  # same row a, an earlier column
                 return sorted([(a, want ^ a), (a, b)])
         raise AssertionError("a non-zero position has a winning move")
+
+    def move_sets(self, head: tuple[int, int]) -> Iterator[list[tuple[int, int]]]:
+        """The two-coin sets a move at head may turn."""
+        a, b = head
+        for x in range(a):
+            yield [(x, b), (a, b)]
+        for y in range(b):
+            yield [(a, y), (a, b)]
+
+    def _described_moves(self, position: Any) -> Iterator[tuple[list, tuple]]:
+        heads = set(self._heads(position))
+        for h in sorted(heads):
+            for coins in self.move_sets(h):
+                yield coins, tuple(sorted(heads.symmetric_difference(coins)))
+
+    def _canonical(self, position: Any) -> tuple:
+        return tuple(self._heads(position))
+
+    def _misere_budget(self, position: Any) -> None:
+        heads = self._heads(position)
+        if heads and (max(a for a, _ in heads) + 1) * (max(b for _, b in heads) + 1) > 16:
+            raise ValueError("misère play of Acrostic Twins is searched on boards of at most "
+                             "16 coins (4 x 4)")
+
+    # -- the old names, for one release --
+    def value(self, a: int, b: int) -> int:
+        """Deprecated: nim_value((a, b))."""
+        warnings.warn("value(a, b) is deprecated: use nim_value((a, b))", DeprecationWarning,
+                      stacklevel=2)
+        return self.nim_value((a, b))
+
+    values = deprecated_alias(nim_values, "values")
+    position_value = deprecated_alias(nim_value, "position_value")
 
 
 def acrostic_twins() -> AcrosticTwins:

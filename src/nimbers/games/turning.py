@@ -18,9 +18,9 @@ F     the leftmost coin of the row (coin 0) is among those turned
 ====  ===================================================================
 
 >>> mocking_turtles = TurningGame("1-3", "Mocking Turtles")
->>> mocking_turtles.values(8).tolist()
+>>> mocking_turtles.nim_values(8).tolist()
 [1, 2, 4, 7, 8, 11, 13, 14]
->>> TurningGame("1+C").values(8).tolist()       # Ruler
+>>> TurningGame("1+C").nim_values(8).tolist()       # Ruler
 [1, 2, 1, 4, 1, 2, 1, 8]
 >>> TurningGame("1-2").winning_move("HTHH")     # heads 0, 2, 3: values 1 ^ 3 ^ 4 = 6
 [1, 3]
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -38,9 +39,10 @@ from .. import _core
 from .codes import Term, parse_turning_code
 from .positions import heads_of
 from .subset_sums import any_coins_values, find_distinct, reachable_sums
+from .vocabulary import MisereByEngine, deprecated_alias
 
 __all__ = ["TurningGame", "Term", "parse_code", "heads_of", "NAMED_GAMES", "named_game",
-           "closed_form", "odious"]
+           "closed_form", "odious", "ClosedForm", "CLOSED_FORMS"]
 
 #: the old name of the turning-code parser
 parse_code = parse_turning_code
@@ -54,15 +56,27 @@ def _mex(values: Iterable[int]) -> int:
     return m
 
 
-class TurningGame:
+#: the most values a table holds (8 bytes each)
+MAX_TABLE = 50_000_000
+#: the most work (positions x move sets) a misère search takes on
+MISERE_SEARCH_WORK = 2_000_000
+
+
+class TurningGame(MisereByEngine):
     """A one-dimensional coin-turning game.
 
     Either a turning code (see the module), or ``moves``: a function of the head x giving the
     sets of OTHER coins (all < x) that a move may turn along with x.
 
+    Known structure comes first: a code with a closed form (Turning Turtles, Mocking
+    Turtles, Motley, Twins, Triplets, Ruler, ...) answers any coin, 10^9 or 10^100, at once;
+    other codes are computed by the engine into one growing numpy array.
+
     >>> twins = TurningGame(moves=lambda x: [(y,) for y in range(x)], name="Twins")
-    >>> twins.values(5).tolist()
+    >>> twins.nim_values(5).tolist()
     [0, 1, 2, 3, 4]
+    >>> TurningGame("1+C").nim_value(10**9 - 1)             # Ruler: the power of 2 dividing 10^9
+    512
     """
 
     def __init__(self, code: str | None = None, name: str | None = None,
@@ -73,7 +87,9 @@ class TurningGame:
         self.terms = parse_turning_code(code) if code is not None else None
         self._moves = moves
         self.name = name or code or "custom turning game"
-        self._g: list[int] = []
+        self.closed_form = _closed_form_of(self.terms)
+        self._g = np.zeros(0, dtype=np.uint64)  # engine values G(0 .. len-1), grown as needed
+        self._misere_cache: dict = {}
 
     def __repr__(self) -> str:
         return f"<TurningGame {self.name}" + (f" ({self.code})>" if self.code else ">")
@@ -94,18 +110,17 @@ class TurningGame:
         for term in self.terms or ():
             yield from _term_sets(term, x)
 
-    def _option_values(self, x: int) -> set[int]:
+    def _option_values(self, g: list[int], x: int) -> set[int]:
         """The nim-sums of the other coins over every move at x (for "any coins" terms, by
         reachability over values rather than by listing subsets)."""
-        g = self._g
         out: set[int] = set()
         if self.terms is None:
             sets: Iterable[tuple[int, ...]] = self.move_sets(x)
         else:
             sets = itertools.chain.from_iterable(
-                _term_sets(t, x) for t in self.terms if not _plain(t))
+                _term_sets(t, x) for t in self.terms if not t.plain)
             for t in self.terms:
-                if _plain(t):
+                if t.plain:
                     out |= reachable_sums(g[:x], t.lo, t.hi)
         for others in sets:
             out.add(_xor(g, others))
@@ -113,83 +128,129 @@ class TurningGame:
 
     # -- values ------------------------------------------------------------------------------
 
-    def values(self, n: int) -> np.ndarray:
+    def nim_values(self, n: int) -> np.ndarray:
         """G(0), ..., G(n-1): uint64 when they fit, else an object array of Python ints.
 
-        Families with structure avoid enumerating subsets: "at most t coins" (any coins) is a
-        reachability computation over values; consecutive runs and arithmetic progressions
-        run in C.
+        A closed form is evaluated on the whole array at once.  Otherwise families with
+        structure avoid enumerating subsets: "at most t coins" (any coins) is a reachability
+        computation over values; consecutive runs and arithmetic progressions run in C.
+
+        >>> named_game("mocking-turtles").nim_values(8).tolist()
+        [1, 2, 4, 7, 8, 11, 13, 14]
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-            raise ValueError(f"n must be a non-negative int, got {n!r}")
-        n = int(n)
+        n = _count(n)
+        if self.closed_form is not None:
+            return self.closed_form.array(n)
+        return self.engine_values(n)
+
+    def engine_values(self, n: int) -> np.ndarray:
+        """G(0), ..., G(n-1) computed by the engine from the rules, never by a closed form
+        (to check the closed forms, and to time them against it)."""
+        n = _count(n)
         if n > len(self._g):
             self._extend(n)
-        vals = self._g[:n]
-        if all(v < 2**64 for v in vals):
-            return np.array(vals, dtype=np.uint64)
-        return np.array(vals, dtype=object)
+        return self._g[:n].copy()
 
-    def value(self, x: int) -> int:
-        """G(x) for one coin."""
-        x = heads_of([x])[0]
-        self.values(x + 1)
-        return self._g[x]
+    def _value_at(self, x: int) -> int:
+        if self.closed_form is not None:
+            return self.closed_form.at(x)
+        if x >= len(self._g):
+            self._extend(x + 1)
+        return int(self._g[x])
+
+    def nim_value(self, position: Any) -> int:
+        """The value of a position: the nim-sum of G over its heads (a string of H/T, the
+        head coins, or one coin number).
+
+        >>> ruler = named_game("ruler")
+        >>> ruler.nim_value("HTHH"), ruler.nim_value([0, 2, 3]), ruler.nim_value(3)
+        (4, 4, 4)
+        """
+        total = 0
+        for h in _heads(position):
+            total ^= self._value_at(h)
+        return total
 
     def _extend(self, n: int) -> None:
+        if n > MAX_TABLE:
+            raise ValueError(f"{n:,} values of {self.name} would need {8 * n / 1e9:.1f} GB; "
+                             f"tables stop at {MAX_TABLE:,} values (a closed form has no limit)")
+        start = len(self._g)
         fast = self._fast_path()
         if fast is not None:
-            self._g = fast(n)
+            n = max(n, min(2 * start, MAX_TABLE))  # grow geometrically: small asks stay cheap
+            self._g = _as_array(fast(self._g, n))
             return
-        for x in range(len(self._g), n):
-            self._g.append(_mex(self._option_values(x)))
+        g = self._g.tolist()
+        for x in range(start, n):
+            g.append(_mex(self._option_values(g, x)))
+        self._g = _as_array(g)
 
-    def _fast_path(self) -> Callable[[int], list[int]] | None:
+    def _fast_path(self) -> Callable[[np.ndarray, int], Any] | None:
         if self.terms is None or len(self.terms) != 1:
             return None
         t = self.terms[0]
         if t.span is None and not t.symmetric and not t.first:
             if t.consecutive:
-                return lambda n: _structured(0, t, n)
+                return lambda g, n: _structured(0, t, g, n)
             if t.equal:
-                return lambda n: _structured(1, t, n)
-            return lambda n: any_coins_values(t.lo, t.hi, n)
+                return lambda g, n: _structured(1, t, g, n)
+            return lambda g, n: any_coins_values(t.lo, t.hi, n)
         return None
 
     # -- positions -----------------------------------------------------------------------------
 
-    def position_value(self, position: Any) -> int:
-        """The nim-sum of G over the heads (a string of H/T or the head coins).
+    def _described_moves(self, position: Any) -> Iterator[tuple[list[int], tuple[int, ...]]]:
+        heads = set(_heads(position))
+        for x in sorted(heads):
+            for others in self.move_sets(x):
+                coins = sorted(others) + [x]
+                yield coins, tuple(sorted(heads.symmetric_difference(coins)))
 
-        >>> TurningGame("1-2").position_value("HTHH")     # 1 ^ 3 ^ 4
-        6
-        """
-        heads = heads_of(position)
-        if heads:
-            self.values(heads[-1] + 1)
-        total = 0
-        for h in heads:
-            total ^= self._g[h]
-        return total
+    def _canonical(self, position: Any) -> tuple[int, ...]:
+        return tuple(_heads(position))
 
-    def is_losing(self, position: Any) -> bool:
-        """True when the player to move loses with best play (the value is 0).
+    def _misere_budget(self, position: Any) -> None:
+        heads = _heads(position)
+        if not heads:
+            return
+        top = heads[-1] + 1
+        work = 2 ** top * sum(sum(1 for _ in self.move_sets(x)) for x in range(min(top, 40)))
+        if top > 40 or work > MISERE_SEARCH_WORK:
+            raise ValueError(f"misère play of {self.name} up to coin {top - 1} would search "
+                             f"2^{top} rows of coins ({work:,.0f} steps, over the limit "
+                             f"{MISERE_SEARCH_WORK:,}): keep the heads on the first coins")
+
+    def is_losing(self, position: Any, misere: bool = False) -> bool:
+        """True when the player to move loses with best play (the value is 0); misere=True:
+        whoever turns the last coin loses (searched: small rows only).
 
         >>> TurningGame("1-2").is_losing("HTHH"), TurningGame("1-2").is_losing("HHH")
         (False, True)
+        >>> TurningGame("1-2").is_losing("HHH", misere=True)
+        False
         """
-        return self.position_value(position) == 0
+        if misere:
+            return self.misere_nim_value(position) == 0
+        return self.nim_value(position) == 0
 
-    def winning_move(self, position: Any) -> list[int] | None:
+    def winning_move(self, position: Any, misere: bool = False) -> list[int] | None:
         """The coins to turn (sorted, the head last) for a move to a 0 position, or None
-        when the position's value is 0 (every move loses)."""
-        heads = heads_of(position)
-        total = self.position_value(heads)
+        when the position's value is 0 (every move loses).
+
+        >>> TurningGame("1-2").winning_move("HTHH")     # heads 0, 2, 3: values 1 ^ 3 ^ 4 = 6
+        [1, 3]
+        """
+        if misere:
+            return self._misere_winning_move(position)
+        heads = _heads(position)
+        total = self.nim_value(heads)
         if total == 0:
             return None
         for x in heads:
-            target = total ^ self._g[x]
-            if target < self._g[x]:
+            g = self._value_at(x)
+            target = total ^ g
+            if target < g:
                 others = self.realise(x, target)
                 if others is not None:
                     return sorted(others) + [x]
@@ -197,32 +258,69 @@ class TurningGame:
 
     def realise(self, x: int, value: int) -> tuple[int, ...] | None:
         """A set of other coins for a move at x whose values nim-add to value, or None."""
-        self.values(x + 1)
+        g = self.engine_values(x + 1).tolist()
         if self.terms is not None:
             for term in self.terms:
-                if _plain(term):
-                    found = find_distinct(self._g[:x], term.lo, term.hi, value)
+                if term.plain:
+                    found = find_distinct(g[:x], term.lo, term.hi, value)
                     if found is not None:
                         return found
                     continue
                 for others in _term_sets(term, x):
-                    if _xor(self._g, others) == value:
+                    if _xor(g, others) == value:
                         return others
             return None
         for others in self.move_sets(x):
-            if _xor(self._g, others) == value:
+            if _xor(g, others) == value:
                 return others
         return None
 
     def move_values(self, x: int) -> set[int]:
         """The option values at x, each as G(x) (+) (nim-sum of the other coins): the "u" of
         the Tartan theorem (the value of the whole set turned)."""
-        self.values(x + 1)
-        if self.terms is not None and len(self.terms) == 1 and _plain(self.terms[0]):
-            opts = reachable_sums(self._g[:x], self.terms[0].lo, self.terms[0].hi)
+        g = self.engine_values(x + 1).tolist()
+        if self.terms is not None and len(self.terms) == 1 and self.terms[0].plain:
+            opts = reachable_sums(g[:x], self.terms[0].lo, self.terms[0].hi)
         else:
-            opts = self._option_values(x)
-        return {self._g[x] ^ s for s in opts}
+            opts = self._option_values(g, x)
+        return {g[x] ^ s for s in opts}
+
+    # -- the old names, for one release --
+    values = deprecated_alias(nim_values, "values")
+
+    def value(self, x: int) -> int:
+        """Deprecated: nim_value(x)."""
+        warnings.warn("value(x) is deprecated: use nim_value(x)", DeprecationWarning,
+                      stacklevel=2)
+        return self.nim_value(heads_of([x])[0])
+
+    position_value = deprecated_alias(nim_value, "position_value")
+
+
+def _heads(position: Any) -> list[int]:
+    """Heads from a row, a list of coins, or one coin number."""
+    if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
+        return heads_of([position])
+    return heads_of(position)
+
+
+def _count(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    if n > MAX_TABLE:
+        raise ValueError(f"{int(n):,} values would need {8 * n / 1e9:.1f} GB; tables stop at "
+                         f"{MAX_TABLE:,} values (ask for single coins with nim_value)")
+    return int(n)
+
+
+def _as_array(values: Any) -> np.ndarray:
+    """uint64 when every value fits, else Python ints in an object array."""
+    if isinstance(values, np.ndarray) and values.dtype == np.uint64:
+        return values
+    values = list(values)
+    if all(v < 2**64 for v in values):
+        return np.array(values, dtype=np.uint64)
+    return np.array(values, dtype=object)
 
 
 def _xor(g: Sequence[int], coins: Iterable[int]) -> int:
@@ -230,10 +328,6 @@ def _xor(g: Sequence[int], coins: Iterable[int]) -> int:
     for c in coins:
         v ^= g[c]
     return v
-
-
-def _plain(t: Term) -> bool:
-    return t.plain
 
 
 def _term_sets(t: Term, x: int) -> Iterator[tuple[int, ...]]:
@@ -305,10 +399,12 @@ def _symmetric_sets(t: Term, x: int, hi: int, lowest: int, fixed_left: bool = Fa
                         yield tuple(sorted(coins))
 
 
-def _structured(family: int, t: Term, n: int) -> list[int]:
-    g = np.zeros(n, dtype=np.uint64)
-    _core.turning_extend(family, t.lo, -1 if t.hi is None else t.hi, g, 0, n)
-    return [int(v) for v in g]
+def _structured(family: int, t: Term, g: np.ndarray, n: int) -> np.ndarray:
+    """Extends g to n values in C (consecutive runs: family 0; progressions: family 1)."""
+    out = np.zeros(n, dtype=np.uint64)
+    out[:len(g)] = g
+    _core.turning_extend(family, t.lo, -1 if t.hi is None else t.hi, out, len(g), n)
+    return out
 
 
 def odious(n: int) -> bool:
@@ -316,17 +412,88 @@ def odious(n: int) -> bool:
     return bin(n).count("1") % 2 == 1
 
 
+class ClosedForm:
+    """G(x) of a family as a formula: at(x) for any coin (Python ints, no limit) and
+    array(n) for G(0 .. n-1) computed on a whole numpy array at once."""
+
+    def __init__(self, name: str, at: Callable[[int], int],
+                 array: Callable[[np.ndarray], np.ndarray] | None) -> None:
+        self.name = name
+        self._at = at
+        self._array = array
+
+    def __repr__(self) -> str:
+        return f"<ClosedForm {self.name}>"
+
+    def at(self, x: int) -> int:
+        return self._at(int(x))
+
+    def array(self, n: int) -> np.ndarray:
+        if self._array is None:
+            return _as_array([self._at(x) for x in range(n)])
+        return self._array(np.arange(n, dtype=np.uint64))
+
+
 def _ruler(x: int) -> int:
     return (x + 1) & -(x + 1)
+
+
+def _mocking(x: int) -> int:
+    return 2 * x + (0 if odious(x) else 1)
+
+
+def _parity(x: np.ndarray) -> np.ndarray:
+    return (np.bitwise_count(x) & np.uint64(1)).astype(np.uint64)
+
+
+def _mocking_array(x: np.ndarray) -> np.ndarray:
+    return 2 * x + (np.uint64(1) - _parity(x))
+
+
+def _triplets_array(x: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(x)
+    out[2:] = _mocking_array(x[2:] - np.uint64(2))
+    return out
+
+
+def _motley_array(x: np.ndarray) -> np.ndarray:
+    if len(x) <= 64:
+        return np.left_shift(np.uint64(1), x)
+    return np.array([1 << int(v) for v in x], dtype=object)
+
+
+#: closed forms by the terms of the code (coins from 0), each checked against the engine by
+#: the tests; the Mock Turtle theorem and the shifts of the reference relate them
+_CLOSED: dict[tuple[Term, ...], ClosedForm] = {
+    (Term(1, 1),): ClosedForm("G(x) = 1", lambda x: 1,
+                              lambda x: np.ones_like(x)),
+    (Term(1, 2),): ClosedForm("Turning Turtles: G(x) = x + 1", lambda x: x + 1,
+                              lambda x: x + np.uint64(1)),
+    (Term(1, 3),): ClosedForm("Mocking Turtles: G(x) = 2x, +1 when x is evil", _mocking,
+                              _mocking_array),
+    (Term(1, None),): ClosedForm("Motley: G(x) = 2^x", lambda x: 1 << x, _motley_array),
+    (Term(2, 2),): ClosedForm("Twins: G(x) = x", lambda x: x, lambda x: x.copy()),
+    (Term(3, 3),): ClosedForm("Triplets: G(x) = Mocking Turtles at x - 2",
+                              lambda x: 0 if x < 2 else _mocking(x - 2), _triplets_array),
+    (Term(1, None, consecutive=True),): ClosedForm(
+        "Ruler: G(x) = the largest power of 2 dividing x + 1", _ruler,
+        lambda x: (x + np.uint64(1)) & ~x),
+}
+
+
+def _closed_form_of(terms: list[Term] | None) -> ClosedForm | None:
+    if terms is None:
+        return None
+    return _CLOSED.get(tuple(terms))
 
 
 #: closed forms G(x) (coins from 0) of the named families, checked against the engine.
 CLOSED_FORMS: dict[str, Callable[[int], int]] = {
     "turning-turtles": lambda x: x + 1,
-    "mocking-turtles": lambda x: 2 * x + (0 if odious(x) else 1),
+    "mocking-turtles": _mocking,
     "motley": lambda x: 1 << x,
     "twins": lambda x: x,
-    "triplets": lambda x: 0 if x < 2 else 2 * (x - 2) + (0 if odious(x - 2) else 1),
+    "triplets": lambda x: 0 if x < 2 else _mocking(x - 2),
     "ruler": _ruler,
 }
 
