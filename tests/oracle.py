@@ -85,3 +85,39 @@ def heap_values(digits, n: int) -> list[int]:
                     options.update(g[a] ^ g[left - a] for a in range(1, left))
         g[h] = mex(options)
     return g
+
+
+def heap_moves_from_code(digits):
+    """Moves of a take-and-break game straight from the definition (for brute force)."""
+    def moves(heaps):
+        out = []
+        for i, h in enumerate(heaps):
+            rest = heaps[:i] + heaps[i + 1:]
+            for k, d in enumerate(digits):
+                r = h - k
+                if r < 0 or d == 0:
+                    continue
+                splits = []
+                if d & 1 and r == 0:
+                    splits.append(())
+                if d & 2 and r >= 1 and k > 0:
+                    splits.append((r,))
+                if d & 4:
+                    splits += [(a, r - a) for a in range(1, r)]
+                if d & 8:
+                    splits += [(a, b, r - a - b) for a in range(1, r) for b in range(1, r - a)]
+                for s in splits:
+                    out.append(tuple(sorted(rest + s)))
+        return out
+    return moves
+
+
+def misere_value(position, moves, cache=None) -> int:
+    """The misère Grundy value straight from the definition: 1 with no move, else the mex
+    of the options' values (recursive: small positions only)."""
+    if cache is None:
+        cache = {}
+    if position not in cache:
+        options = moves(position)
+        cache[position] = 1 if not options else mex(misere_value(o, moves, cache) for o in options)
+    return cache[position]

@@ -6,6 +6,7 @@ from nimbers.games.grundy import (CycleError, grundy, grundy_game, mex, octal_ga
                                   subtraction_game, sum_value, take_break_game,
                                   winning_move_in_sum)
 from conftest import DATA
+from oracle import heap_moves_from_code
 
 
 def published(name):
@@ -59,31 +60,6 @@ def test_periods():
 def test_not_proven_when_data_are_short():
     p = octal_game("0.77").period(max_n=128)
     assert not p.proven and "not proven up to n = 128" in str(p)
-
-
-def heap_moves_from_code(digits):
-    """Moves of a take-and-break game straight from the definition (for brute force)."""
-    def moves(heaps):
-        out = []
-        for i, h in enumerate(heaps):
-            rest = heaps[:i] + heaps[i + 1:]
-            for k, d in enumerate(digits):
-                r = h - k
-                if r < 0 or d == 0:
-                    continue
-                splits = []
-                if d & 1 and r == 0:
-                    splits.append(())
-                if d & 2 and r >= 1 and k > 0:
-                    splits.append((r,))
-                if d & 4:
-                    splits += [(a, r - a) for a in range(1, r)]
-                if d & 8:
-                    splits += [(a, b, r - a - b) for a in range(1, r) for b in range(1, r - a)]
-                for s in splits:
-                    out.append(tuple(sorted(rest + s)))
-        return out
-    return moves
 
 
 @pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "4.07", "0.3F", "0.8", "0.51", "0.6"])

@@ -215,11 +215,20 @@ class TurningGame(MisereByEngine):
         if not heads:
             return
         top = heads[-1] + 1
-        work = 2 ** top * sum(sum(1 for _ in self.move_sets(x)) for x in range(min(top, 40)))
-        if top > 40 or work > MISERE_SEARCH_WORK:
+        rows = 2 ** top
+        work = 0
+        if rows <= MISERE_SEARCH_WORK:
+            for x in range(top):  # count the move sets, stopping once over the limit
+                for _ in self.move_sets(x):
+                    work += rows
+                    if work > MISERE_SEARCH_WORK:
+                        break
+                if work > MISERE_SEARCH_WORK:
+                    break
+        if rows > MISERE_SEARCH_WORK or work > MISERE_SEARCH_WORK:
             raise ValueError(f"misère play of {self.name} up to coin {top - 1} would search "
-                             f"2^{top} rows of coins ({work:,.0f} steps, over the limit "
-                             f"{MISERE_SEARCH_WORK:,}): keep the heads on the first coins")
+                             f"2^{top} rows of coins, over the limit of {MISERE_SEARCH_WORK:,} "
+                             "steps: keep the heads on the first coins")
 
     def is_losing(self, position: Any, misere: bool = False) -> bool:
         """True when the player to move loses with best play (the value is 0); misere=True:
