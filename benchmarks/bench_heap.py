@@ -118,7 +118,7 @@ def run_ours(code: str, what) -> dict:
         return {"cpu": cpu, "result": str(p), "marks": {}}
     marks = {}
     for k in range(max(what - 2, 1), what + 1):  # the last two doublings, for the exponent
-        game.grundy_values(1 << k, progress=False)
+        game.nim_values(1 << k, progress=False)
         marks[k] = time.thread_time() - start
     stats = game.stats(1 << what)
     cpu = time.thread_time() - start
@@ -141,24 +141,24 @@ def exponent(marks: dict, top) -> str:
 def exact_scan(code: str, k: int) -> float:
     """The plain scan alone (method="exact"), the cost of the method of earlier versions."""
     start = time.thread_time()
-    game_of(code).grundy_values(1 << k, progress=False, method="exact")
+    game_of(code).nim_values(1 << k, progress=False, method="exact")
     return time.thread_time() - start
 
 
 def extras() -> None:
     print("\nOther targets (nimbers alone):")
     start = time.thread_time()
-    values = octal_game("0.07").grundy_values(10**6 + 1, progress=False)
+    values = octal_game("0.07").nim_values(10**6 + 1, progress=False)
     print(f"  0.07 (Dawson's Kayles) values to 10^6 + 1: {time.thread_time() - start:.3f} s "
           f"(g(10^6) = {values[-1]})")
     game = octal_game("0.07")
     start = time.thread_time()
     game.period()
-    value = game.grundy(10**18)
+    value = game.nim_value(10**18)
     print(f"  0.07: period proven and g(10^18) = {value}: {time.thread_time() - start:.4f} s")
     squares = [i * i for i in range(1, 317)]
     start = time.thread_time()
-    subtraction_game(squares).grundy_values(10**5 + 1, progress=False)
+    subtraction_game(squares).nim_values(10**5 + 1, progress=False)
     print(f"  subtraction of the squares, values to 10^5: {time.thread_time() - start:.3f} s")
 
 

@@ -92,7 +92,7 @@ def test_grundys_game_against_the_definition_and_each_method():
 def test_values_outgrow_one_byte():
     # 0.04 reaches 256 near heap 9169: the engine stops there and resumes in uint16
     game = octal_game("0.04")
-    values = game.grundy_values(12000)
+    values = game.nim_values(12000)
     assert values.dtype == np.uint16 and values.max() > 255
     assert values.tolist() == engine_values((0, 0, 4), 12000, "exact", dtype=np.uint32)
 
@@ -124,7 +124,7 @@ def test_sparse_subtraction_sets():
         while m in opts:
             m += 1
         g[h] = m
-    assert game.grundy_values(2000).tolist() == g
+    assert game.nim_values(2000).tolist() == g
 
 
 # -- periodicity -------------------------------------------------------------------------------
@@ -168,10 +168,10 @@ def test_values_by_period_for_any_heap():
     game = octal_game("0.07")  # Dawson's Kayles: period 34 from heap 53
     assert game.period().proven
     fresh = heap_values((0, 0, 7), 600)
-    assert game.grundy_values(600).tolist() == fresh
+    assert game.nim_values(600).tolist() == fresh
     n = 10**18
-    assert game.grundy(n) == fresh[53 + (n - 53) % 34]
-    assert game.value([n, n + 1, 5]) == game.grundy(n) ^ game.grundy(n + 1) ^ fresh[5]
+    assert game.nim_value(n) == fresh[53 + (n - 53) % 34]
+    assert game.nim_value([n, n + 1, 5]) == game.nim_value(n) ^ game.nim_value(n + 1) ^ fresh[5]
     move = game.winning_move([n, 7])
     if move is not None:
         i, k, left = move
@@ -180,7 +180,7 @@ def test_values_by_period_for_any_heap():
         assert (k, left) in set(game._candidate_moves(heaps[i]))
         assert sum(left) + k == heaps[i]
         assert game.is_losing(rest + list(left))
-    assert len(game.grundy_values(10**6 + 1)) == 10**6 + 1
+    assert len(game.nim_values(10**6 + 1)) == 10**6 + 1
 
 
 # -- statistics, saving, memory, interruption ---------------------------------------------------
@@ -189,7 +189,7 @@ def test_values_by_period_for_any_heap():
 def test_statistics_choose_the_mask_with_fewest_rare_positions():
     game = octal_game("0.16")
     s = game.stats(1 << 14)
-    g = game.grundy_values(1 << 14).tolist()
+    g = game.nim_values(1 << 14).tolist()
     assert s.mask == 0x1e and not s.parity  # the literature's mask for 0.16
 
     def rare(mask, parity):
@@ -211,17 +211,17 @@ def test_grundys_game_statistics_mask():
 
 def test_save_and_resume(tmp_path):
     game = octal_game("0.376")
-    head = game.grundy_values(5000)
+    head = game.nim_values(5000)
     path = tmp_path / "g376.npy"
     game.save(path)
     again = HeapGame.load(path)
-    assert again.grundy_values(5000).tolist() == head.tolist()
-    assert again.grundy_values(9000).tolist() == octal_game("0.376").grundy_values(9000).tolist()
+    assert again.nim_values(5000).tolist() == head.tolist()
+    assert again.nim_values(9000).tolist() == octal_game("0.376").nim_values(9000).tolist()
     assert np.load(path).tolist() == head.tolist()  # a plain .npy file
     proven = octal_game("0.07")
     proven.period()
     proven.save(tmp_path / "d.npy")
-    assert HeapGame.load(tmp_path / "d.npy").grundy(10**18) == proven.grundy(10**18)
+    assert HeapGame.load(tmp_path / "d.npy").nim_value(10**18) == proven.nim_value(10**18)
     with pytest.raises(ValueError, match="no saved state"):
         HeapGame.load(tmp_path / "missing.npy")
     np.save(tmp_path / "bad.npy", np.arange(3, dtype=np.uint8))
@@ -234,20 +234,20 @@ def test_refuses_what_memory_cannot_hold(monkeypatch):
     monkeypatch.setattr(heap_module, "_available_memory", lambda: 1 << 20)
     game = octal_game("0.77")
     with pytest.raises(ValueError, match="GiB"):
-        game.grundy_values(10**7)
-    assert game.grundy_values(100).tolist()[:4] == [0, 1, 2, 3]
+        game.nim_values(10**7)
+    assert game.nim_values(100).tolist()[:4] == [0, 1, 2, 3]
 
 
 def test_bad_arguments():
     game = octal_game("0.77")
     with pytest.raises(ValueError, match="method"):
-        game.grundy_values(10, method="fast")
+        game.nim_values(10, method="fast")
     with pytest.raises(ValueError, match="mask"):
-        game.grundy_values(10, mask=0)
+        game.nim_values(10, mask=0)
     with pytest.raises(ValueError):
-        game.grundy_values(-1)
+        game.nim_values(-1)
     with pytest.raises(ValueError, match="2\\^32"):
-        game.grundy_values(2**33)
+        game.nim_values(2**33)
     with pytest.raises(ValueError):
         _core.heap_extend((0, 7, 7), np.zeros(10, dtype=np.int16), 0, 10, -1, 0)
 
@@ -257,17 +257,17 @@ def test_ctrl_c_stops_a_long_run_and_keeps_the_values():
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        game.grundy_values(1 << 24, progress=False)  # minutes of work
+        game.nim_values(1 << 24, progress=False)  # minutes of work
     timer.join()
     known = game._known
     assert 0 < known < 1 << 24
-    assert game.grundy_values(3000).tolist() == heap_values(None, 3000) if known >= 3000 \
+    assert game.nim_values(3000).tolist() == heap_values(None, 3000) if known >= 3000 \
         else True
 
 
 def test_other_threads_run_during_a_long_run():
     ticks = []
-    worker = threading.Thread(target=lambda: grundy_game().grundy_values(60000, progress=False))
+    worker = threading.Thread(target=lambda: grundy_game().nim_values(60000, progress=False))
     worker.start()
     while worker.is_alive():
         ticks.append(1)
@@ -296,7 +296,7 @@ def test_arithmetic_periods_of_three_heap_codes():
 
 def test_load_refuses_a_broken_state(tmp_path):
     game = octal_game("0.77")
-    game.grundy_values(50)
+    game.nim_values(50)
     game.save(tmp_path / "k.npy")
     state = tmp_path / "k.npy.json"
     state.write_text(state.read_text().replace('"rules"', '"regles"'))

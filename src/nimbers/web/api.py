@@ -217,7 +217,7 @@ def heap_game(spec: str) -> games.HeapGame:
     """A heap game from a name (kayles, dawsons-kayles, grundy, ...), an octal or
     take-and-break code ("0.77", "4.07", "0.3F"), or a subtraction set ("S(1,3,4)").
 
-    >>> heap_game("kayles").code, heap_game("S(1,2)").grundy_values(4).tolist()
+    >>> heap_game("kayles").code, heap_game("S(1,2)").nim_values(4).tolist()
     ('0.77', [0, 1, 2, 0])
     """
     key = spec.strip().lower().replace("'", "").replace("_", "-").replace(" ", "-")
@@ -259,7 +259,7 @@ def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
         seen.add(key)
         options.append({"take": take, "leave": list(key[1]),
                         "text": _heap_move_text(index, take, heaps[index], key[1]),
-                        "value": game.value(rest + list(left))})
+                        "value": game.nim_value(rest + list(left))})
         if len(options) >= 400:
             break
     return {"heap": index, "options": options}
@@ -268,8 +268,8 @@ def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
 def heap_hint(spec: str, heaps: list[int]) -> dict[str, Any]:
     """Each heap's Grundy value, their nim-sum, and a winning move when there is one."""
     game = heap_game(spec)
-    values = [game.value([h]) for h in heaps]
-    total = game.value(heaps)
+    values = [game.nim_value([h]) for h in heaps]
+    total = game.nim_value(heaps)
     move = game.winning_move(heaps)
     moves = []
     if move is not None:
@@ -277,7 +277,7 @@ def heap_hint(spec: str, heaps: list[int]) -> dict[str, Any]:
         after = heaps[:i] + list(left) + heaps[i + 1:]
         moves.append({"heap": i, "take": take, "leave": list(left),
                       "text": _heap_move_text(i, take, heaps[i], tuple(left)),
-                      "after": after, "after_sum": game.value(after)})
+                      "after": after, "after_sum": game.nim_value(after)})
     why = (f"{game.name} ({game.code}): by the Sprague-Grundy theorem each heap plays like a "
            "Nim heap of its Grundy value g(n) = mex of the values it can move to, and the "
            "position is worth the nim-sum of the heaps' values; 0 means the player to move "
@@ -327,13 +327,13 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
     game = turning_game(spec)
     heads = games.heads_of(row)
     values = [str(int(v)) for v in game.values(len(row)).tolist()]
-    total = game.position_value(heads)
+    total = game.nim_value(heads)
     move = game.winning_move(heads)
     moves = []
     if move is not None:
         after = sorted(set(heads) ^ set(move))
         moves.append({"coins": move, "text": "turn coins " + ", ".join(str(c) for c in move),
-                      "after": _row(after, len(row)), "after_sum": str(game.position_value(after))})
+                      "after": _row(after, len(row)), "after_sum": str(game.nim_value(after))})
     why = (f"{game.name}: every head is an independent game worth G(x) (coins from 0), so the "
            "position is worth the nim-sum of G over the heads; 0 means the player to move "
            "loses. A winning move turns a head x whose G(x) is above G(x) ⊕ total, together with "
@@ -422,7 +422,7 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
     move."""
     game = tartan_game(rows_game, cols_game)
     grid = [[str(v) for v in row] for row in game.values(*shape).tolist()]
-    total = game.position_value(heads)
+    total = game.nim_value(heads)
     move = game.winning_move(heads)
     moves = []
     if move is not None:
@@ -430,7 +430,7 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
         after = sorted(set(heads) ^ set(coins))
         moves.append({"coins": [list(c) for c in coins], "text": _coins_text(coins),
                       "after": [list(c) for c in after],
-                      "after_sum": str(game.position_value(after))})
+                      "after_sum": str(game.nim_value(after))})
     row_game, col_game = game.factors
     why = (f"{game.name} = {row_game.name} × {col_game.name}: by the Tartan theorem a coin at "
            "row a, column b is worth G_rows(a) ⊗ G_columns(b) (a nim-product; for Turning "
@@ -479,7 +479,7 @@ def heap_sequence(spec: str, n: int, search: int) -> dict[str, Any]:
     """The first n Grundy values and the period found with values up to search (proven by
     the octal periodicity theorem where it applies)."""
     game = heap_game(spec)
-    values = game.grundy_values(n, progress=False).tolist()
+    values = game.nim_values(n, progress=False).tolist()
     found = game.period(max_n=max(search, n), progress=False)
     return {"name": game.name, "code": game.code, "values": values,
             "period": found.period, "preperiod": found.preperiod, "proven": found.proven,
