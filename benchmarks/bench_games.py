@@ -16,7 +16,31 @@ def timed(fn):
     return time.perf_counter() - t
 
 
+def known_structure():
+    """Coin-turning values: the engine (the only way before the closed forms) against the
+    closed forms, and Turning Corners at large coordinates (Tartan: factor values, then one
+    nim-product)."""
+    from nimbers.games import TurningGame, turning_corners
+    print("Coin-turning games: engine table vs closed form")
+    for code, name in (("1+C", "Ruler"), ("1+", "Motley")):
+        for n in (10**5,) if code == "1+C" else (3000,):  # the engine is quadratic here
+            engine = timed(lambda: TurningGame(code).engine_values(n))
+            closed = timed(lambda: TurningGame(code).nim_values(n))
+            print(f"  {name} G(0..{n - 1}): engine {engine:.3f} s, closed form {closed:.4f} s "
+                  f"({engine / closed:,.0f}x)")
+        one = timed(lambda: TurningGame(code).nim_value(10**9))
+        print(f"  {name} G(10^9): closed form {one * 1e6:.1f} us (engine: refused, a 10^9 table)")
+    twins = TurningGame("2")
+    engine = timed(lambda: twins.engine_values(3000))
+    for x in (10**6, 10**9):
+        t = timed(lambda: turning_corners().nim_value((x, x - 1)))
+        print(f"  Turning Corners at ({x}, {x - 1}): {t * 1e6:.1f} us "
+              f"(before: Twins values by the engine to x; 3000 of them took {engine:.2f} s)")
+    print()
+
+
 def main():
+    known_structure()
     print("Nim: the xorsum formula against the DP solvers (time to decide the start position)")
     print(f"{'position':>18} {'positions':>10} {'formula':>10} {'memo':>10} {'bottom-up':>10}")
     for start in [(3, 5, 7), (7, 7, 7, 7), (10, 12, 14, 16), (15, 15, 15, 15, 15), (20, 21, 22, 23, 24)]:
