@@ -311,7 +311,12 @@ class HeapGame(MisereByEngine):
         >>> list(octal_game("0.77").heap_moves(3))
         [(1, (2,)), (1, (1, 1)), (2, (1,))]
         """
-        heap = _heap_size(heap)
+        return self._rule_moves(_heap_size(heap), None)
+
+    def _rule_moves(self, heap: int, smallest_part_up_to: int | None
+                    ) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """The moves from heap by the rules; with a bound, two-heap splits only while the
+        smaller part stays within it (see _candidate_moves)."""
         if self.rules is None:  # Grundy's game: two unequal heaps
             for a in range(1, (heap + 1) // 2):
                 if a != heap - a:
@@ -326,9 +331,10 @@ class HeapGame(MisereByEngine):
             if bits & 2 and r >= 1 and k > 0:
                 yield k, (r,)
             if bits & 4:
-                for a in range(1, r // 2 + 1):
+                top = r // 2 if smallest_part_up_to is None else min(r // 2, smallest_part_up_to)
+                for a in range(1, top + 1):
                     yield k, (a, r - a)
-            if bits & 8:
+            if bits & 8 and smallest_part_up_to is None:
                 for a in range(1, r // 3 + 1):
                     for b in range(a, (r - a) // 2 + 1):
                         yield k, (a, b, r - a - b)
@@ -397,18 +403,7 @@ class HeapGame(MisereByEngine):
             yield from self.heap_moves(heap)
             return
         assert per.period is not None and per.preperiod is not None
-        reach = per.preperiod + per.period
-        for k, bits in enumerate(self.rules):
-            r = heap - k
-            if r < 0:
-                break
-            if bits & 1 and r == 0:
-                yield k, ()
-            if bits & 2 and r >= 1 and k > 0:
-                yield k, (r,)
-            if bits & 4:
-                for a in range(1, min(r // 2, reach) + 1):
-                    yield k, (a, r - a)
+        yield from self._rule_moves(heap, per.preperiod + per.period)
 
     # -- misère play --
     def _canonical(self, position: Any) -> tuple[int, ...]:
