@@ -43,7 +43,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 
 from ._tower import Tower, _prime_factors
-from .arith import nim_mul
+from .arith import nim_inv, nim_mul, nim_pow, nim_sqrt
 
 __all__ = [
     "MAX_PRIME",
@@ -312,10 +312,12 @@ class Ordinal:
         """The nim-inverse (ZeroDivisionError for 0).
 
         >>> print(Ordinal("ω").inverse(), Ordinal("ω+1").inverse())
-        ω^2·3 ω^2 + ω + 1
+        ω^2·3 ω^2·2 + ω·2 + 2
         """
         if not self:
             raise ZeroDivisionError("the nim-inverse of 0 does not exist")
+        if self.is_finite:
+            return Ordinal(nim_inv(int(self)))
         field = _Field.of([self])
         return field.ordinal(field.tower.inverse(field.dense(self)))
 
@@ -341,7 +343,11 @@ class Ordinal:
             return Ordinal(1)
         if k == 1 or not self:
             return self
+        if self.is_finite:
+            return Ordinal(nim_pow(int(self), k))
         field = _Field.of([self])
+        if k & (k - 1) == 0:  # x^(2^j): the Frobenius map, no multiplication at all
+            return field.ordinal(field.tower.frobenius(field.dense(self), k.bit_length() - 1))
         k %= (1 << field.tower.degree) - 1  # the order of the multiplicative group
         return field.ordinal(field.tower.pow(field.dense(self), k))
 
@@ -353,10 +359,9 @@ class Ordinal:
         """The nim square root (every ordinal nimber has exactly one).
 
         >>> print(Ordinal(2).sqrt(), Ordinal("ω").sqrt())
-        3 ω^2·2 + ω·3
+        3 ω^2·2
         """
         if self.is_finite:
-            from .arith import nim_sqrt
             return Ordinal(nim_sqrt(int(self)))
         field = _Field.of([self])
         return field.ordinal(field.tower.sqrt(field.dense(self)))
@@ -387,7 +392,7 @@ class Ordinal:
         """x, x^2, x^4, ...: the roots of the minimal polynomial.
 
         >>> [str(c) for c in Ordinal("ω").conjugates()]
-        ['ω', 'ω^2', 'ω + 2', 'ω^2 + ω·3 + 2', 'ω + 3', 'ω^2·3 + ω·3 + 3']
+        ['ω', 'ω^2', 'ω·2', 'ω^2·3', 'ω·3', 'ω^2·2']
         """
         field = _Field.of([self])
         a = field.dense(self)
@@ -579,7 +584,7 @@ def kappa(q: int) -> Ordinal:
     for q = p^n with p the j-th odd prime.
 
     >>> print(kappa(4), kappa(3), kappa(9), kappa(5), kappa(7))
-    4 ω ω^3 ω^ω ω^ω^2
+    4 ω ω^3 ω^ω ω^(ω^2)
     """
     p, n = _prime_power(int(q))
     if p == 2:
@@ -822,6 +827,8 @@ class _Field:
 
     def ordinal(self, arr: np.ndarray) -> Ordinal:
         terms: dict[Exponent, int] = {}
+        if arr.ndim == 0:
+            return Ordinal(int(arr))
         for idx in zip(*np.nonzero(arr)):
             e = [0] * (max((j for j, _ in self.comps), default=-1) + 1)
             for (j, n), i in zip(self.comps, reversed(idx)):
@@ -893,8 +900,10 @@ def solve_artin_schreier(a: Any) -> list[Ordinal]:
 
     >>> [str(r) for r in solve_artin_schreier(1)]
     ['2', '3']
-    >>> [str(r) for r in solve_artin_schreier("ω")]
-    ['ω^2·8 + ω·13 + 6', 'ω^2·8 + ω·13 + 7']
+    >>> [str(r) for r in solve_artin_schreier("ω")]     # in GF(2^6), the field of ω
+    ['ω^2·3 + ω·2', 'ω^2·3 + ω·2 + 1']
+    >>> [str(r) for r in solve_artin_schreier(2)]       # 2 has trace 1 in GF(4): GF(16)
+    ['4', '5']
     """
     a = Ordinal(a)
     field = _Field.of([a])
@@ -1050,7 +1059,7 @@ def winning_move(heaps: Sequence[Any]) -> tuple[int, Ordinal] | None:
     h has h ⊕ s < h (the one whose coefficient at s's leading exponent has s's top bit).
 
     >>> winning_move(["ω + 3", "ω·2 + 1", 5])
-    (0, Ordinal('ω·2 + 4'))
+    (1, Ordinal('ω + 6'))
     """
     hs = [Ordinal(h) for h in heaps]
     s = nim_heap_value(hs)
