@@ -31,6 +31,7 @@ GF(2)-linear map, found without looking at most words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -57,12 +58,13 @@ class Lexicode:
         return len(self.words)
 
     @property
-    def dimension(self) -> int:
+    def dimension(self) -> int | Fraction:
         """log_B(size): the dimension over GF(B) when B = 2^(2^k) (the code is linear);
-        otherwise the dimension over GF(2) divided by log2(B), possibly fractional."""
+        for other B the dimension over GF(2) divided by log2(B), a Fraction when it is not
+        whole."""
         bits = self.size.bit_length() - 1
         per_digit = self.base.bit_length() - 1
-        return bits // per_digit if bits % per_digit == 0 else bits / per_digit  # type: ignore[return-value]
+        return bits // per_digit if bits % per_digit == 0 else Fraction(bits, per_digit)
 
     def min_distance(self) -> int:
         """The least weight of a non-zero codeword (the code is closed under digitwise XOR,
