@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from nimbers import nim_mul
 from nimbers.ordinal import (MAX_PRIME, Ordinal, _Field, alpha, excess, explain_mul, kappa,
-                             nim_heap_value, order_of_two, q_set, solve_artin_schreier,
+                             nim_heap_value, order_of_two, q_set, roots, solve_artin_schreier,
                              subfield, winning_move)
 from conftest import DATA
 
@@ -237,3 +237,35 @@ def test_transfinite_nim():
     assert nim_heap_value(after) == 0 and winning_move(after) is None
     # one heap of size ω: move to 0
     assert winning_move(["ω"]) == (0, Ordinal(0))
+
+
+def _evaluate(coeffs, x):
+    value = Ordinal(0)
+    for c in coeffs:
+        value = value * x + Ordinal(c)
+    return value
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.sampled_from(["ω", "ω + 1", "ω^2·3", "2", "ω^3 + ω", "7", "0"]),
+                min_size=1, max_size=3))
+def test_roots_of_products_of_linear_factors(rs):
+    coeffs = [Ordinal(1)]
+    for r in rs:  # multiply by (x + r)
+        coeffs = [a + b * Ordinal(r) for a, b in zip(coeffs + [Ordinal(0)],
+                                                     [Ordinal(0)] + coeffs)]
+    assert roots(coeffs) == sorted({Ordinal(r) for r in rs})
+
+
+def test_roots_of_irreducible_polynomials():
+    # x^3 = 2 (ONAG: ω is a cube root of 2), x^5 = 4, x^2 = ω, x^2 + x = 1, 5x = 1
+    assert Ordinal("ω") in roots([1, 0, 0, 2])
+    assert Ordinal("ω^ω") in roots([1, 0, 0, 0, 0, 4])
+    assert roots([1, 0, "ω"]) == [Ordinal("ω").sqrt()]
+    assert roots([1, 1, 1]) == [2, 3]
+    assert roots([5, 1]) == [Ordinal(5).inverse()]
+    for coeffs in ([1, 0, "ω", 1], [1, "ω + 1", 0, "ω^2"], [3, 1, 0, 1]):
+        rs = roots(coeffs)
+        assert rs and all(_evaluate(coeffs, r) == 0 for r in rs)
+    with pytest.raises(ValueError):
+        roots([0, 5])

@@ -56,6 +56,7 @@ __all__ = [
     "nim_heap_value",
     "order_of_two",
     "q_set",
+    "roots",
     "solve_artin_schreier",
     "subfield",
     "winning_move",
@@ -950,6 +951,150 @@ def _linear_solve_as(field: _Field, a: Ordinal) -> Ordinal | None:
     for k in range(n_coeffs):
         arr[n_coeffs - 1 - k] = (sol >> (k * field.base)) & ((1 << field.base) - 1)
     return field.ordinal(arr.reshape(t.zero().shape))
+
+
+def roots(coefficients: Sequence[Any], seed: int = 0) -> list[Ordinal]:
+    """Every root of a polynomial with ordinal-nimber coefficients (highest degree first),
+    distinct and in increasing order.  The ordinals below ω^ω^ω are algebraically closed
+    (ONAG ch. 6), so a polynomial of degree n >= 1 splits there; its roots lie in the
+    extension of degree dividing lcm(1, ..., n) of the field of its coefficients, which is
+    searched by the trace method (Cantor and Zassenhaus's splitting for characteristic 2).
+    ``seed`` fixes the random choices (the answer does not depend on it).
+
+    Raises ValueError when that field is out of range (a prime above MAX_PRIME, or a
+    degree above MAX_FIELD_DEGREE over GF(2)).
+
+    >>> [str(r) for r in roots([1, 0, 0, 2])]            # x^3 = 2: ω and its conjugates
+    ['ω', 'ω·2', 'ω·3']
+    >>> [str(r) for r in roots([1, 1, "ω"])]             # x^2 + x = ω (Artin–Schreier)
+    ['ω^2·3 + ω·2', 'ω^2·3 + ω·2 + 1']
+    >>> roots([1, 1, 1]), roots([3, 1])                  # x^2 + x + 1; 3x + 1
+    ([Ordinal('2'), Ordinal('3')], [Ordinal('2')])
+    """
+    coeffs = [Ordinal(c) for c in coefficients]
+    while coeffs and not coeffs[0]:
+        coeffs.pop(0)
+    if len(coeffs) < 2:
+        raise ValueError("a polynomial of degree at least 1 is needed (highest degree first)")
+    n = len(coeffs) - 1
+    field = _Field.of(coeffs).extended(lcm(*range(1, n + 1)))
+    ring = _PolyRing(field.tower, np.random.default_rng(seed))
+    poly = ring.monic([field.dense(c) for c in reversed(coeffs)])
+    found = ring.split(ring.squarefree(poly))
+    return sorted({field.ordinal(r) for r in found})
+
+
+class _PolyRing:
+    """Polynomials over a tower field: lists of coefficient arrays, constant term first."""
+
+    def __init__(self, tower: Tower, rng: np.random.Generator) -> None:
+        self.t = tower
+        self.rng = rng
+
+    def trim(self, p: list[np.ndarray]) -> list[np.ndarray]:
+        while p and self.t.is_zero(p[-1]):
+            p = p[:-1]
+        return p
+
+    def monic(self, p: list[np.ndarray]) -> list[np.ndarray]:
+        p = self.trim(p)
+        lead = self.t.inverse(p[-1])
+        return [self.t.mul(c, lead) for c in p]
+
+    def mul(self, p: list[np.ndarray], q: list[np.ndarray]) -> list[np.ndarray]:
+        out = [self.t.zero() for _ in range(len(p) + len(q) - 1)]
+        for i, a in enumerate(p):
+            for j, b in enumerate(q):
+                out[i + j] = out[i + j] ^ self.t.mul(a, b)
+        return self.trim(out)
+
+    def mod(self, p: list[np.ndarray], m: list[np.ndarray]) -> list[np.ndarray]:
+        """p mod a monic m."""
+        p = self.trim(list(p))
+        d = len(m) - 1
+        while len(p) > d:
+            lead, shift = p[-1], len(p) - 1 - d
+            for i in range(d):
+                p[shift + i] = p[shift + i] ^ self.t.mul(lead, m[i])
+            p = self.trim(p[:-1])
+        return p
+
+    def gcd(self, p: list[np.ndarray], q: list[np.ndarray]) -> list[np.ndarray]:
+        p, q = self.trim(p), self.trim(q)
+        while q:
+            q = self.monic(q)
+            p, q = q, self.mod(p, q)
+        return self.monic(p)
+
+    def squarefree(self, p: list[np.ndarray]) -> list[np.ndarray]:
+        """The product of the distinct monic irreducible factors (characteristic 2: when the
+        derivative vanishes, p is a square and its square root is taken coefficientwise)."""
+        # the derivative: i·c_i x^(i-1) keeps the odd-degree coefficients
+        deriv = self.trim([c if i % 2 == 0 else self.t.zero() for i, c in enumerate(p[1:])])
+        if not deriv:
+            return self.squarefree([self.t.sqrt(c) for c in p[::2]])
+        g = self.gcd(p, deriv)
+        if len(g) == 1:
+            return p
+        quotient = self.divide(p, g)
+        return self.squarefree_combine(quotient, g)
+
+    def squarefree_combine(self, q: list[np.ndarray], g: list[np.ndarray]) -> list[np.ndarray]:
+        # q = p / gcd(p, p') holds every root of p not repeated an even number of times; the
+        # others are roots of g: combine the square-free parts
+        rest = self.squarefree(g)
+        common = self.gcd(q, rest)
+        return self.mul(q, self.divide(rest, common))
+
+    def divide(self, p: list[np.ndarray], m: list[np.ndarray]) -> list[np.ndarray]:
+        """The exact quotient p / m for a monic m."""
+        p = list(p)
+        d = len(m) - 1
+        out = [self.t.zero() for _ in range(len(p) - d)]
+        while len(p) > d:
+            lead, shift = p[-1], len(p) - 1 - d
+            out[shift] = lead
+            for i in range(d):
+                p[shift + i] = p[shift + i] ^ self.t.mul(lead, m[i])
+            p = p[:-1]
+        return self.trim(out)
+
+    def split(self, p: list[np.ndarray]) -> list[np.ndarray]:
+        """The roots of a monic square-free p that splits into linear factors."""
+        if len(p) == 2:
+            return [p[0]]  # x + c has the root c (characteristic 2)
+        while True:
+            delta = self.random()
+            # the trace map Σ (δx)^(2^i) mod p: its gcd with p collects the roots r with
+            # Tr(δ r) = 0, about half of them
+            term = self.mod([self.t.zero(), delta], p)
+            acc = list(term)
+            for _ in range(self.t.degree - 1):
+                term = self.mod(self.square(term), p)
+                acc = self.add(acc, term)
+            g = self.gcd(p, acc) if self.trim(acc) else p
+            if 1 < len(g) < len(p):
+                return self.split(g) + self.split(self.divide(p, g))
+
+    def square(self, p: list[np.ndarray]) -> list[np.ndarray]:
+        out = []
+        for c in p:
+            out += [self.t.frobenius(c, 1), self.t.zero()]
+        return self.trim(out)
+
+    def add(self, p: list[np.ndarray], q: list[np.ndarray]) -> list[np.ndarray]:
+        if len(p) < len(q):
+            p, q = q, p
+        return self.trim([a ^ q[i] if i < len(q) else a for i, a in enumerate(p)])
+
+    def random(self) -> np.ndarray:
+        bits = self.t.base_bits
+        z = self.t.zero()
+        flat = z.reshape(-1)
+        for i in range(flat.size):
+            flat[i] = int(self.rng.integers(0, 1 << min(bits, 62))) if bits <= 62 else \
+                int.from_bytes(self.rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
+        return z
 
 
 # ---- explanations ----------------------------------------------------------------------------
