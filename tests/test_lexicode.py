@@ -1,0 +1,84 @@
+"""Lexicodes against the published tables (Wikipedia's table of binary lexicodes, OEIS
+A075928), the classic codes, and the greedy definition against the game shortcut."""
+
+import numpy as np
+import pytest
+
+from nimbers import nim_mul
+from nimbers.lexicode import digit_values, lexicode
+from conftest import DATA
+
+
+def dimension_table():
+    table = {}
+    for line in open(DATA / "lexicode_binary_dimensions.txt"):
+        if line.startswith("#") or not line.strip():
+            continue
+        n, ks = line.split(":")
+        table[int(n)] = [int(k) for k in ks.split()]
+    return table
+
+
+@pytest.mark.parametrize("n,ks", sorted(dimension_table().items()))
+def test_binary_dimensions(n, ks):
+    assert [lexicode(n, d).dimension for d in range(1, n + 1)] == ks
+
+
+def test_oeis_a075928():
+    terms = [int(t) for line in open(DATA / "oeis_A075928_lexicode_d4.txt")
+             if not line.startswith("#") for t in line.split()]
+    words = lexicode(11, 4).words
+    as_numbers = [int("".join(map(str, w)), 2) for w in words]
+    assert as_numbers[: len(terms)] == terms
+
+
+def test_classic_codes():
+    ham = lexicode(8, 4)
+    assert (ham.size, ham.min_distance()) == (16, 4)
+    golay = lexicode(24, 8)
+    assert (golay.size, golay.dimension, golay.min_distance()) == (4096, 12, 8)
+    # the weight enumerator of the Golay code: 1 + 759 y^8 + 2576 y^12 + 759 y^16 + y^24
+    weights = np.bincount(np.count_nonzero(golay.words, axis=1), minlength=25)
+    assert {w: int(c) for w, c in enumerate(weights) if c} == {0: 1, 8: 759, 12: 2576, 16: 759, 24: 1}
+    assert lexicode(23, 7).size == 4096
+    hexacode = lexicode(6, 4, base=4)
+    assert (hexacode.size, hexacode.dimension, hexacode.min_distance()) == (64, 3, 4)
+
+
+@pytest.mark.parametrize("n,d,base", [(7, 3, 2), (9, 4, 2), (10, 5, 2), (12, 6, 2), (5, 3, 4),
+                                      (6, 4, 4), (4, 2, 4), (4, 3, 8), (3, 2, 16), (4, 2, 8),
+                                      (6, 1, 2), (4, 5, 2)])
+def test_game_shortcut_equals_greedy_definition(n, d, base):
+    game = lexicode(n, d, base)
+    greedy = lexicode(n, d, base, method="greedy")
+    assert np.array_equal(game.words, greedy.words)
+
+
+@pytest.mark.parametrize("n,d,base", [(6, 4, 4), (5, 3, 4), (4, 3, 16), (9, 4, 2)])
+def test_linear_over_the_nim_field(n, d, base):
+    code = lexicode(n, d, base)
+    words = {tuple(int(v) for v in w) for w in code.words}
+    for w in list(words)[:20]:
+        for u in list(words)[:20]:
+            assert tuple(a ^ b for a, b in zip(w, u)) in words
+        for scalar in range(base):
+            assert tuple(nim_mul(scalar, a) for a in w) in words
+    g = code.generator_matrix()
+    assert g.shape == (code.dimension, n)
+
+
+def test_hamming_check_columns():
+    # d = 3: digit i (from the right) has value i + 1, the columns of Hamming's check matrix
+    assert [row[1] for row in digit_values(15, 3)] == list(range(1, 16))
+
+
+@pytest.mark.parametrize("args,exc", [((0, 3), ValueError), ((5, 0), ValueError),
+                                      ((5, 3, 3), ValueError), ((5, 3, 2.0), TypeError),
+                                      ((30, 3, 2), ValueError)])
+def test_bad_arguments(args, exc):
+    with pytest.raises(exc):
+        lexicode(*args, method="greedy")
+    with pytest.raises(ValueError):
+        lexicode(5, 3, method="nope")
+    with pytest.raises(ValueError):
+        lexicode(6, 3, base=8).generator_matrix()
