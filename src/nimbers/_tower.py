@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ._progress import Progress
 from .arith import nim_mul, nim_square
 
 # A product whose outer-product array would hold more entries than this is computed one
@@ -189,8 +190,9 @@ class Tower:
     def square(self, a: np.ndarray) -> np.ndarray:
         return self.frobenius(a, 1)
 
-    def pow(self, a: np.ndarray, e: int) -> np.ndarray:
-        """a^e for e >= 0 (squarings are Frobenius maps, so cheap)."""
+    def pow(self, a: np.ndarray, e: int, progress: Progress | None = None) -> np.ndarray:
+        """a^e for e >= 0 (squarings are Frobenius maps, so cheap); progress, when given,
+        advances one step an exponent bit."""
         result = self.one()
         base = a
         while e:
@@ -199,6 +201,8 @@ class Tower:
             e >>= 1
             if e:
                 base = self.frobenius(base, 1)
+            if progress is not None:
+                progress.update()
         return result
 
     # ---- the Frobenius map ------------------------------------------------------------------
@@ -302,5 +306,10 @@ class Tower:
         f = order_of_two
         if self.degree % f or self.is_zero(a):
             return True
-        gamma = self.pow(a, ((1 << f) - 1) // p)
+        exponent = ((1 << f) - 1) // p
+        # In fields of thousands of bits (p = 107, 139, 167, 179, 227) this takes seconds to
+        # minutes: a bar on the terminal (Ctrl-C stops it between products).
+        with Progress(exponent.bit_length(), f"p-th power test in a field of degree {self.degree}",
+                      min_total=1 if self.degree >= 4096 else 1 << 62) as bar:
+            gamma = self.pow(a, exponent, bar)
         return self.equal(self.frobenius_product(gamma, f, self.degree // f), self.one())
