@@ -19,13 +19,18 @@ size and follow the scalar rules.
 
 from __future__ import annotations
 
+import inspect
 import os
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core, lazy
+from .nimber import Nimber
+
+if TYPE_CHECKING:
+    from .typing import BinaryOperation, PowerOperation, UnaryOperation
 
 __all__ = [
     "NimUfunc",
@@ -112,9 +117,15 @@ def _int_operand(x: int) -> Any:
     return np.array(x, dtype=np.min_scalar_type(x))
 
 
+def _nimber_to_int(v: Any) -> Any:
+    return int(v) if isinstance(v, Nimber) else v
+
+
 def _sequence_operand(x: Any) -> np.ndarray:
     """A list (or other array-like) as an integer or object array, exact at any size."""
     arr = np.asarray(x)
+    if arr.dtype.kind == "O" and any(isinstance(v, Nimber) for v in arr.flat):
+        arr = np.frompyfunc(_nimber_to_int, 1, 1)(arr).astype(object)  # a list of Nimbers
     if arr.dtype.kind in "uibO":
         return arr
     if arr.size == 0 and arr.dtype.kind == "f":  # an empty list: numpy guesses float64
@@ -198,19 +209,37 @@ def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
     return call
 
 
+_OPERATIONS: dict[np.ufunc, NimUfunc] = {}
+
+
+def _operation_of(ufunc: np.ufunc) -> NimUfunc | None:
+    """The nim operation whose numpy ufunc is ``ufunc`` (None for numpy's own ufuncs)."""
+    return _OPERATIONS.get(ufunc)
+
+
+def _signature(op: str, nin: int) -> inspect.Signature:
+    """``(a, b, /, **kwargs)``: the operands, then numpy's ufunc keywords (``out=``, ...)."""
+    names = ("a", "k") if op == "pow" else ("a", "b")[:nin]
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in names]
+    params.append(inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD))
+    return inspect.Signature(params)
+
+
 def _make(op: str, doc: str) -> NimUfunc:
     f = _core.NimOp(op, getattr(_core, f"nim_{op}"), _fallback)
     f.__doc__ = doc
     f.__name__ = f"nim_{op}"
     f.__qualname__ = f"nim_{op}"
     f.__module__ = "nimbers"
+    f.__signature__ = _signature(op, f.ufunc.nin)
+    _OPERATIONS[f.ufunc] = f
     if f.ufunc.nin == 2:
         for name in ("outer", "reduce", "accumulate", "reduceat"):
             setattr(f, name, _with_arrays(f.ufunc, name))
     return f
 
 
-nim_add = _make("add", """nim_add(a, b): the nim-sum a (+) b, which is XOR.
+nim_add: BinaryOperation = _make("add", """nim_add(a, b): the nim-sum a (+) b, which is XOR.
 
 >>> nim_add(3, 5)
 6
@@ -218,7 +247,7 @@ nim_add = _make("add", """nim_add(a, b): the nim-sum a (+) b, which is XOR.
 1
 """)
 
-nim_mul = _make("mul", """nim_mul(a, b): the nim-product a (x) b.
+nim_mul: BinaryOperation = _make("mul", """nim_mul(a, b): the nim-product a (x) b.
 
 Nimbers below 2^(2^k) form the field GF(2^(2^k)), so a product of two of them stays below
 2^(2^k).  Works on ints of any size and on arrays of unsigned integers (or objects).
@@ -229,13 +258,13 @@ Nimbers below 2^(2^k) form the field GF(2^(2^k)), so a product of two of them st
 True
 """)
 
-nim_div = _make("div", """nim_div(a, b): the nim-quotient a (x) b^-1; ZeroDivisionError for b = 0.
+nim_div: BinaryOperation = _make("div", """nim_div(a, b): the nim-quotient a (x) b^-1; ZeroDivisionError for b = 0.
 
 >>> nim_div(12, 11)
 5
 """)
 
-nim_pow = _make("pow", """nim_pow(a, k): a nim-multiplied by itself k times.
+nim_pow: PowerOperation = _make("pow", """nim_pow(a, k): a nim-multiplied by itself k times.
 
 k is an ordinary int and may be negative for a != 0; nim_pow(0, 0) == 1.
 
@@ -243,19 +272,19 @@ k is an ordinary int and may be negative for a != 0; nim_pow(0, 0) == 1.
 (3, 1, 3)
 """)
 
-nim_square = _make("square", """nim_square(a): a (x) a, the Frobenius map (linear over GF(2)).
+nim_square: UnaryOperation = _make("square", """nim_square(a): a (x) a, the Frobenius map (linear over GF(2)).
 
 >>> nim_square(2), nim_square(16)
 (3, 24)
 """)
 
-nim_sqrt = _make("sqrt", """nim_sqrt(a): the unique nimber whose nim-square is a.
+nim_sqrt: UnaryOperation = _make("sqrt", """nim_sqrt(a): the unique nimber whose nim-square is a.
 
 >>> nim_sqrt(3), nim_square(nim_sqrt(12345))
 (2, 12345)
 """)
 
-nim_inv = _make("inv", """nim_inv(a): the nim-inverse of a != 0; ZeroDivisionError for 0.
+nim_inv: UnaryOperation = _make("inv", """nim_inv(a): the nim-inverse of a != 0; ZeroDivisionError for 0.
 
 >>> nim_inv(2), nim_mul(2, nim_inv(2))
 (3, 1)
@@ -281,139 +310,6 @@ def field_bits(a: Any) -> Any:
     for bits in (32, 16, 8, 4, 2, 1):
         out[arr < np.uint64(1 << bits)] = bits
     return out
-
-
-class Nimber:
-    """An immutable nimber: ``+`` and ``-`` are the nim-sum, ``*`` ``/`` ``**`` the field
-    operations.  Ordered and hashed by value; ``int(x)`` gives the value back.
-
-    >>> Nimber(5) * Nimber(11)
-    Nimber(12)
-    >>> Nimber(2) ** -1, Nimber(3) + Nimber(5), -Nimber(7)
-    (Nimber(3), Nimber(6), Nimber(7))
-    >>> print(Nimber(12))
-    *12
-    """
-
-    __slots__ = ("_value",)
-    _value: int
-
-    def __init__(self, value: int | Nimber = 0) -> None:
-        if isinstance(value, Nimber):
-            value = value._value
-        elif isinstance(value, np.integer):
-            value = int(value)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"a Nimber is made from a non-negative int, not {type(value).__name__}")
-        object.__setattr__(self, "_value", _check_int(value))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Nimber is immutable")
-
-    @staticmethod
-    def _other(x: Any) -> int | None:
-        if isinstance(x, Nimber):
-            return x._value
-        if isinstance(x, int) and not isinstance(x, bool):
-            return x
-        return None
-
-    def __int__(self) -> int:
-        return self._value
-
-    def __index__(self) -> int:
-        return self._value
-
-    def __bool__(self) -> bool:
-        return self._value != 0
-
-    def __hash__(self) -> int:
-        return hash(("Nimber", self._value))
-
-    def __repr__(self) -> str:
-        return f"Nimber({self._value})"
-
-    def __str__(self) -> str:
-        return f"*{self._value}"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Nimber):
-            return self._value == other._value
-        return NotImplemented
-
-    def __lt__(self, other: Nimber) -> bool:
-        if not isinstance(other, Nimber):
-            return NotImplemented
-        return self._value < other._value
-
-    def __le__(self, other: Nimber) -> bool:
-        if not isinstance(other, Nimber):
-            return NotImplemented
-        return self._value <= other._value
-
-    def __gt__(self, other: Nimber) -> bool:
-        if not isinstance(other, Nimber):
-            return NotImplemented
-        return self._value > other._value
-
-    def __ge__(self, other: Nimber) -> bool:
-        if not isinstance(other, Nimber):
-            return NotImplemented
-        return self._value >= other._value
-
-    def __add__(self, other: Any) -> Nimber:
-        v = self._other(other)
-        return NotImplemented if v is None else Nimber(_core.add(self._value, v))
-
-    __radd__ = __add__
-    __sub__ = __add__  # characteristic 2: subtraction is addition
-    __rsub__ = __add__
-
-    def __neg__(self) -> Nimber:
-        return self
-
-    def __pos__(self) -> Nimber:
-        return self
-
-    def __mul__(self, other: Any) -> Nimber:
-        v = self._other(other)
-        return NotImplemented if v is None else Nimber(_core.mul(self._value, v))
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other: Any) -> Nimber:
-        v = self._other(other)
-        return NotImplemented if v is None else Nimber(_core.div(self._value, v))
-
-    def __rtruediv__(self, other: Any) -> Nimber:
-        v = self._other(other)
-        return NotImplemented if v is None else Nimber(_core.div(v, self._value))
-
-    def __pow__(self, k: int) -> Nimber:
-        if not isinstance(k, int) or isinstance(k, bool):
-            return NotImplemented
-        return Nimber(_core.pow(self._value, k))
-
-    def sqrt(self) -> Nimber:
-        """The nim square root.
-
-        >>> Nimber(3).sqrt()
-        Nimber(2)
-        """
-        return Nimber(_core.sqrt(self._value))
-
-    def inverse(self) -> Nimber:
-        """The nim-inverse; ZeroDivisionError for Nimber(0).
-
-        >>> Nimber(2).inverse()
-        Nimber(3)
-        """
-        return Nimber(_core.inv(self._value))
-
-    @property
-    def field_bits(self) -> int:
-        """Bits of the smallest nim field holding this nimber."""
-        return field_bits(self._value)
 
 
 def _kernel_from_environment() -> None:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .arith import _check_int, nim_mul
+from .arith import nim_mul
+from .nimber import nimber_value
 
 __all__ = ["Derivation", "explain_mul", "explain_sum"]
 
@@ -228,10 +229,7 @@ def explain_mul(a: int, b: int) -> Derivation:
     = 8 ⊕ 3 ⊕ 7
     = 12
     """
-    for x in (a, b):
-        if isinstance(x, bool) or not isinstance(x, int):
-            raise TypeError(f"explain_mul takes non-negative ints, not {type(x).__name__}")
-        _check_int(x)
+    a, b = nimber_value(a), nimber_value(b)
     value = nim_mul(a, b)
     lines = [f"{a} ⊗ {b}"]
     if a <= 1 or b <= 1:  # x ⊗ 0 = 0 and x ⊗ 1 = x: nothing to derive
@@ -274,10 +272,7 @@ def explain_sum(*xs: int) -> Derivation:
     -----------
     ⊕ 1 = 0 0 1
     """
-    for x in xs:
-        if isinstance(x, bool) or not isinstance(x, int):
-            raise TypeError(f"explain_sum takes non-negative ints, not {type(x).__name__}")
-        _check_int(x)
+    xs = tuple(nimber_value(x) for x in xs)
     total = 0
     for x in xs:
         total ^= x

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from .arith import _check_int, field_bits, nim_div, nim_inv, nim_mul, nim_pow, nim_square, nim_sqrt
+from .arith import field_bits, nim_div, nim_inv, nim_mul, nim_pow, nim_square, nim_sqrt
+from .nimber import nimber_value
 
 __all__ = ["FERMAT_PRIME_FACTORS", "group_order_factors", "nim_order", "is_primitive",
            "primitive_element", "nim_log", "nim_trace", "nim_norm", "conjugates",
@@ -59,9 +60,7 @@ def _check_bits(bits: Any) -> int:
 
 
 def _check_nimber(a: Any) -> int:
-    if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-        raise TypeError(f"nimbers are non-negative integers, not {type(a).__name__}")
-    return _check_int(int(a))
+    return nimber_value(a)
 
 
 def group_order_factors(bits: int) -> list[int]:

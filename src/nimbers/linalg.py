@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from .nimber import Nimber
 
 __all__ = ["LinAlgError", "det", "permanent", "rank", "inv", "solve", "nullspace", "matmul",
            "row_reduce"]
@@ -76,6 +77,8 @@ def _matrix(m: Any, name: str = "matrix", vector_ok: bool = False) -> _Matrix:
     except ValueError:
         raise ValueError(f"the {name} has rows of different lengths") from None
     arr = _shape_check(arr, name, vector_ok)
+    if any(isinstance(v, Nimber) for v in arr.flat):
+        arr = np.frompyfunc(int, 1, 1)(arr)
     bits = 0
     for v in arr.flat:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
