@@ -18,3 +18,7 @@ def kernel(request):
     nimbers.set_kernel(request.param)
     yield request.param
     nimbers.set_kernel("auto")
+
+# The typing tests are checked by mypy (test_typing.py), never run: some lines are errors
+# on purpose.
+collect_ignore = ["typing"]

@@ -8,12 +8,78 @@ The arithmetic runs in a compiled C core, on Python ints of any size and on nump
 >>> nimbers.Nimber(8) * nimbers.Nimber(8)
 Nimber(13)
 
-Modules, one concept each: :mod:`nimbers.arith` (the operations), :mod:`nimbers.tables`,
-:mod:`nimbers.explain`, :mod:`nimbers.field`, :mod:`nimbers.linalg`, and the games in
-:mod:`nimbers.games`.
+The operations and the :class:`Nimber` scalar live at the top level; each further concept
+is a submodule, imported on first use (``nimbers.linalg.det`` works after ``import
+nimbers``):
+
+=====================  ==================================================================
+``nimbers.arith``      the operations (also at the top level)
+``nimbers.tables``     addition and multiplication tables, the mex construction
+``nimbers.explain``    R. K. Guy's step-by-step derivations of products and sums
+``nimbers.field``      orders, logarithms, traces, minimal polynomials, quadratics
+``nimbers.linalg``     determinants, rank, inverses, solving over the nim field
+``nimbers.games``      Nim, Sprague-Grundy values, heap and coin-turning games
+``nimbers.typing``     type aliases for annotating code that uses nimbers
+``nimbers.cli``        the ``nimbers`` command
+=====================  ==================================================================
+
+>>> nimbers.linalg.det([[2, 1], [1, 2]])
+2
 """
 
-from .arith import *  # noqa: F403  (the public API is arith's __all__)
-from .arith import __all__ as __all__
+from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+from .arith import (
+    field_bits,
+    get_kernel,
+    nim_add,
+    nim_div,
+    nim_inv,
+    nim_mul,
+    nim_pow,
+    nim_sqrt,
+    nim_square,
+    set_kernel,
+)
+from .nimber import Nimber
+
+if TYPE_CHECKING:  # the submodules, for type checkers (imported lazily at run time)
+    from . import arith, cli, explain, field, games, linalg, tables, typing
+
+#: The submodules, imported on first attribute access.
+_SUBMODULES = ("arith", "cli", "explain", "field", "games", "linalg", "tables", "typing")
+
+__all__ = [
+    "Nimber",
+    "__version__",
+    "field_bits",
+    "get_kernel",
+    "nim_add",
+    "nim_div",
+    "nim_inv",
+    "nim_mul",
+    "nim_pow",
+    "nim_sqrt",
+    "nim_square",
+    "set_kernel",
+]
+
+
+# The public objects say where users find them (help(), reprs, pickles, the API reference).
+for _obj in (Nimber, field_bits, get_kernel, set_kernel):
+    _obj.__module__ = __name__
+del _obj
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'nimbers' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_SUBMODULES))

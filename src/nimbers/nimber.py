@@ -27,7 +27,7 @@ ch. 2).
 from __future__ import annotations
 
 import html
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, Union
 
 import numpy as np
 
@@ -100,6 +100,9 @@ def _parse(text: str) -> int:
 
 _INTEGER_FORMATS = frozenset("bdoxXn")
 
+#: What a Nimber combines with (the coercion rule).
+_Operand = Union["Nimber", int, "np.integer[Any]"]
+
 
 class Nimber:
     """An immutable nimber ``*n``: ``+``, ``-`` and ``^`` are the nim-sum; ``*``, ``/`` and
@@ -169,8 +172,8 @@ class Nimber:
     def __int__(self) -> int:
         return self._value
 
-    def __index__(self) -> int:
-        return self._value
+    # No __index__: with it, "ab" * Nimber(3) and [0] * Nimber(3) would repeat sequences,
+    # ordinary integer uses that are wrong answers for a nimber.  int(x) is explicit.
 
     def __bool__(self) -> bool:
         return self._value != 0
@@ -218,25 +221,25 @@ class Nimber:
         v = _value_or_none(other)
         return NotImplemented if v is None else self._value != v
 
-    def __lt__(self, other: Nimber | int) -> bool:
+    def __lt__(self, other: _Operand) -> bool:
         v = _value_or_none(other)
         return NotImplemented if v is None else self._value < v
 
-    def __le__(self, other: Nimber | int) -> bool:
+    def __le__(self, other: _Operand) -> bool:
         v = _value_or_none(other)
         return NotImplemented if v is None else self._value <= v
 
-    def __gt__(self, other: Nimber | int) -> bool:
+    def __gt__(self, other: _Operand) -> bool:
         v = _value_or_none(other)
         return NotImplemented if v is None else self._value > v
 
-    def __ge__(self, other: Nimber | int) -> bool:
+    def __ge__(self, other: _Operand) -> bool:
         v = _value_or_none(other)
         return NotImplemented if v is None else self._value >= v
 
     # ---- arithmetic ---------------------------------------------------------------------
 
-    def __add__(self, other: Nimber | int) -> Nimber:
+    def __add__(self, other: _Operand) -> Nimber:
         v = _value_or_none(other)
         return NotImplemented if v is None else Nimber(_core.add(self._value, nimber_value(v)))
 
@@ -252,17 +255,17 @@ class Nimber:
     def __pos__(self) -> Nimber:
         return self
 
-    def __mul__(self, other: Nimber | int) -> Nimber:
+    def __mul__(self, other: _Operand) -> Nimber:
         v = _value_or_none(other)
         return NotImplemented if v is None else Nimber(_core.mul(self._value, nimber_value(v)))
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other: Nimber | int) -> Nimber:
+    def __truediv__(self, other: _Operand) -> Nimber:
         v = _value_or_none(other)
         return NotImplemented if v is None else Nimber(_core.div(self._value, nimber_value(v)))
 
-    def __rtruediv__(self, other: Nimber | int) -> Nimber:
+    def __rtruediv__(self, other: _Operand) -> Nimber:
         v = _value_or_none(other)
         return NotImplemented if v is None else Nimber(_core.div(nimber_value(v), self._value))
 
