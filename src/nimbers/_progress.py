@@ -1,35 +1,96 @@
-"""A minimal progress bar on stderr for long computations: shown only when stderr is a
-terminal, so piped output and logs stay clean.  (numpy is the one runtime dependency, so no
-tqdm.)"""
+"""Progress bars for long computations, on a terminal and in Jupyter.
+
+Every long computation takes ``progress=``:
+
+- ``None`` (the default): a bar when someone is watching -- stderr is a terminal, or the
+  code runs in a Jupyter kernel -- and the work is big enough to be worth one;
+- ``True`` or ``False``: always or never;
+- a tqdm-like class (``tqdm.tqdm``, ``tqdm.notebook.tqdm``, ``rich.progress.tqdm`` ...):
+  called as ``cls(total=..., desc=...)``, then ``update(n)`` and ``close()``.
+
+In a Jupyter kernel with ``tqdm`` installed the default bar is ``tqdm.auto.tqdm`` (a widget);
+otherwise it is drawn in text with carriage returns, which terminals and notebooks both
+honour.  (numpy is the one runtime dependency: tqdm is used when present, never required.)
+"""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Any, Protocol, TextIO, Union
+
+
+class TqdmLike(Protocol):
+    """What a progress class must offer: ``cls(total=, desc=)``, ``update(n)``, ``close()``."""
+
+    def update(self, n: int = ...) -> Any: ...
+    def close(self) -> Any: ...
+
+
+#: The type of every ``progress=`` argument.
+ProgressOption = Union[bool, None, type, Any]
+
+
+def in_notebook() -> bool:
+    """True inside a Jupyter kernel (where stderr is no terminal, but a person watches)."""
+    shell = sys.modules.get("IPython")
+    if shell is None or "ipykernel" not in sys.modules:
+        return False
+    try:
+        ip = shell.get_ipython()  # type: ignore[attr-defined]
+    except AttributeError:
+        return False
+    return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
+
+
+def _watched(stream: TextIO) -> bool:
+    return bool(getattr(stream, "isatty", lambda: False)()) or in_notebook()
+
+
+def _notebook_tqdm() -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm
 
 
 class Progress:
-    """``with Progress(total, "mex table") as bar: bar.update(k)``.
+    """``with Progress(total, "mex table", enabled=progress) as bar: bar.update(k)``.
 
-    enabled=None shows the bar when stderr is a terminal and the work is worth a bar."""
+    ``enabled`` is a ``progress=`` option (see the module docstring); with ``None`` the bar
+    shows when someone is watching and ``total >= min_total``."""
 
-    def __init__(self, total: int, desc: str, enabled: bool | None = None,
+    def __init__(self, total: int, desc: str, enabled: ProgressOption = None,
                  stream: TextIO | None = None, min_total: int = 1) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        if enabled is None:
-            enabled = total >= min_total and bool(getattr(self.stream, "isatty", lambda: False)())
-        self.enabled = enabled
         self.total = max(total, 1)
         self.desc = desc
         self.done = 0
         self._last = 0.0
+        self._external: Any = None
+        if enabled is None:
+            enabled = total >= min_total and _watched(self.stream)
+            if enabled and in_notebook() and stream is None:
+                factory = _notebook_tqdm()
+                if factory is not None:
+                    self._external = factory(total=total, desc=desc)
+        elif not isinstance(enabled, bool):
+            if not callable(enabled):
+                raise TypeError("progress is True, False, None or a tqdm-like class, "
+                                f"not {type(enabled).__name__}")
+            self._external = enabled(total=total, desc=desc)
+            enabled = True
+        self.enabled = bool(enabled)
 
     def __enter__(self) -> Progress:
         return self
 
     def update(self, n: int = 1) -> None:
         self.done += n
+        if self._external is not None:
+            self._external.update(n)
+            return
         if not self.enabled:
             return
         now = time.monotonic()
@@ -46,7 +107,9 @@ class Progress:
         self.stream.flush()
 
     def __exit__(self, *exc: object) -> None:
-        if self.enabled:
+        if self._external is not None:
+            self._external.close()
+        elif self.enabled:
             self._draw()
             self.stream.write("\n")
             self.stream.flush()

@@ -15,7 +15,10 @@ Fermat powers ordinarily, collect, and repeat on what is left.
 
 from __future__ import annotations
 
+import html
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .arith import nim_mul
 from .nimber import nimber_value
@@ -28,7 +31,7 @@ MAX_TERMS = 32
 _MAX_ROUNDS = 200
 
 
-@dataclass
+@dataclass(repr=False)
 class Derivation:
     """The steps of a derivation.  ``lines[0]`` is the question; each later line is an
     expression equal to it (so ``value`` is the value of every line).  ``summarized`` tells
@@ -47,6 +50,34 @@ class Derivation:
             return "\n".join(self.lines + self.notes)
         body = [self.lines[0]] + ["= " + line for line in self.lines[1:]]
         return "\n".join(body + self.notes)
+
+    def __repr__(self) -> str:
+        steps = len(self.lines) - 1
+        return f"<Derivation {self.lines[0].strip()} = {self.value} in {steps} steps>" \
+            if self.equations else f"<Derivation of a nim-sum: {self.value}>"
+
+    def _repr_html_(self) -> str:
+        """Notebooks: the steps as a two-column table (the = signs aligned)."""
+        if not self.equations:
+            body = html.escape("\n".join(self.lines + self.notes))
+            return f'<pre class="nimbers-derivation">{body}</pre>'
+        rows = [f"<tr><td></td><td>{html.escape(self.lines[0])}</td></tr>"]
+        rows += [f"<tr><td>=</td><td>{html.escape(line)}</td></tr>" for line in self.lines[1:]]
+        notes = "".join(f"<p>{html.escape(n)}</p>" for n in self.notes)
+        return f'<table class="nimbers-derivation">{"".join(rows)}</table>{notes}'
+
+    def _repr_latex_(self) -> str | None:
+        """Notebooks: an aligned chain of equations (None for explain_sum's columns)."""
+        if not self.equations:
+            return None
+        first, *rest = self.lines
+        body = [_tex(first) + " &= " + _tex(rest[0])] if rest else [_tex(first)]
+        body += ["&= " + _tex(line) for line in rest[1:]]
+        return "$$\\begin{aligned}" + r" \\ ".join(body) + "\\end{aligned}$$"
+
+
+def _tex(line: str) -> str:
+    return line.replace("⊗", r"\otimes").replace("⊕", r"\oplus")
 
 
 # An expression is a nim-sum of terms; a term is a tuple of factors (their nim-product),
@@ -261,7 +292,7 @@ def explain_mul(a: int, b: int) -> Derivation:
     return Derivation(lines, value, summarized=omitted > 0, omitted=omitted, notes=notes)
 
 
-def explain_sum(*xs: int) -> Derivation:
+def explain_sum(*xs: Any) -> Derivation:
     """The nim-sum as the J reference shows it: the binary forms one under the other, and
     the parity of each column.
 
@@ -271,7 +302,12 @@ def explain_sum(*xs: int) -> Derivation:
       7 = 1 1 1
     -----------
     ⊕ 1 = 0 0 1
+
+    The numbers may also come as one list, as ``nim_sum([3, 5, 7])`` takes them:
+    ``explain_sum([3, 5, 7])`` is the same derivation.
     """
+    if len(xs) == 1 and isinstance(xs[0], Iterable) and not isinstance(xs[0], (str, bytes)):
+        xs = tuple(xs[0])
     xs = tuple(nimber_value(x) for x in xs)
     total = 0
     for x in xs:

@@ -16,19 +16,131 @@ multiplication table, and their formatting as text, CSV and pictures.
 
 from __future__ import annotations
 
+import html
 import os
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
-from ._progress import Progress
+from ._progress import Progress, ProgressOption
 from .arith import nim_add, nim_mul
 
-__all__ = ["add_table", "mul_table", "mex_table", "format_table", "to_csv", "table_image",
-           "MAX_TABLE"]
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+__all__ = ["Table", "add_table", "mul_table", "mex_table", "format_table", "to_csv",
+           "write_csv", "table_image", "MAX_TABLE", "MAX_CSV_TABLE"]
 
 #: The largest table side built in memory (an n x n uint64 table takes 8 n^2 bytes).
 MAX_TABLE = 1 << 15
+
+#: The largest table side written as CSV by :func:`write_csv` (row blocks, bounded memory;
+#: the output itself is about 6 n^2 bytes at this size).
+MAX_CSV_TABLE = 1 << 16
+
+#: Notebook displays show at most this many rows and columns (then an ellipsis).
+DISPLAY_LIMIT = 32
+
+_SIGNS = {"mul": "⊗", "add": "⊕", "mex": "⊗"}
+_LATEX_SIGNS = {"⊗": r"\otimes", "⊕": r"\oplus"}
+
+
+class Table(np.ndarray):
+    """A table of nimbers: a numpy array (``uint64``) that remembers its operation, so that
+    notebooks show it as a labelled table and ``str`` gives :func:`format_table`'s text.
+
+    Everything else is the array: indexing, ``tolist()``, comparisons (which give plain
+    arrays).
+
+    Attributes
+    ----------
+    op : str
+        The operation's sign in the corner: ``"⊗"`` (products) or ``"⊕"`` (sums).
+
+    Examples
+    --------
+    >>> t = mul_table(4)
+    >>> t.op, t[2, 3], isinstance(t, np.ndarray)
+    ('⊗', np.uint64(1), True)
+    >>> print(t)
+    +-+-------+
+    |⊗|0 1 2 3|
+    +-+-------+
+    |0|0 0 0 0|
+    |1|0 1 2 3|
+    |2|0 2 3 1|
+    |3|0 3 1 2|
+    +-+-------+
+    """
+
+    op: str
+
+    def __new__(cls, values: Any, op: str = "⊗") -> Table:
+        table = np.asarray(values).view(cls)
+        table.op = op
+        return table
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.op = getattr(obj, "op", "⊗")
+
+    def __array_wrap__(self, arr: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        # Results of arithmetic and comparisons are plain arrays (or scalars), not tables.
+        plain = np.asarray(arr)
+        return plain[()] if return_scalar else plain
+
+    def __str__(self) -> str:
+        if self.ndim != 2:
+            return str(np.asarray(self))
+        return format_table(self, op=self.op)
+
+    def __reduce__(self) -> Any:  # pickles as a plain array plus its sign
+        return (Table, (np.asarray(self), self.op))
+
+    def _repr_html_(self) -> str | None:
+        if self.ndim != 2:
+            return None
+        return _html_table(np.asarray(self), self.op)
+
+    def _repr_latex_(self) -> str | None:
+        if self.ndim != 2 or max(self.shape) > DISPLAY_LIMIT:
+            return None
+        return _latex_table(np.asarray(self), self.op)
+
+
+def _shown(n: int) -> tuple[list[int], bool]:
+    """The indices a display shows, and whether it cuts some out."""
+    if n <= DISPLAY_LIMIT:
+        return list(range(n)), False
+    return list(range(DISPLAY_LIMIT - 1)) + [n - 1], True
+
+
+def _html_table(t: np.ndarray, op: str) -> str:
+    rows, cut_rows = _shown(t.shape[0])
+    cols, cut_cols = _shown(t.shape[1])
+    head = "".join(f"<th>{c}</th>" for c in cols[:-1]) + \
+        ("<th>&hellip;</th>" if cut_cols else "") + f"<th>{cols[-1]}</th>" if cols else ""
+    out = ['<table class="nimbers-table">',
+           f"<thead><tr><th>{html.escape(op)}</th>{head}</tr></thead><tbody>"]
+    for i, r in enumerate(rows):
+        if cut_rows and i == len(rows) - 1:
+            out.append(f"<tr><th>&vellip;</th>{'<td></td>' * (len(cols) + cut_cols)}</tr>")
+        cells = [f"<td>{t[r, c]}</td>" for c in cols]
+        if cut_cols:
+            cells.insert(len(cells) - 1, "<td>&hellip;</td>")
+        out.append(f"<tr><th>{r}</th>{''.join(cells)}</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _latex_table(t: np.ndarray, op: str) -> str:
+    sign = _LATEX_SIGNS.get(op, op)
+    cols = t.shape[1]
+    lines = [r"$\begin{array}{c|" + "c" * cols + "}",
+             sign + " & " + " & ".join(str(c) for c in range(cols)) + r" \\ \hline"]
+    for a, row in enumerate(t.tolist()):
+        lines.append(f"{a} & " + " & ".join(str(v) for v in row) + r" \\")
+    lines.append(r"\end{array}$")
+    return "\n".join(lines)
 
 
 def _check_size(n: Any, limit: int = MAX_TABLE) -> int:
@@ -42,39 +154,51 @@ def _check_size(n: Any, limit: int = MAX_TABLE) -> int:
     return n
 
 
-def _outer_table(op: Any, n: int, name: str, progress: bool | None) -> np.ndarray:
+_ROW_BLOCK = 512
+_CSV_BLOCK_CELLS = 1 << 16  # a CSV block of rows holds about this many cells (~0.5 MB text)
+
+
+def _row_blocks(op: Any, n: int, rows: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The table of op over 0..n-1, ``rows`` rows at a time: (first row, block)."""
+    r = np.arange(n, dtype=np.uint64)
+    for lo in range(0, n, rows):
+        hi = min(n, lo + rows)
+        yield lo, op.outer(r[lo:hi], r)
+
+
+def _outer_table(op: Any, n: int, name: str, progress: ProgressOption, sign: str) -> Table:
     """op.outer over 0..n-1, a block of rows at a time (a progress bar for big tables)."""
-    r = np.arange(_check_size(n), dtype=np.uint64)
+    n = _check_size(n)
+    r = np.arange(n, dtype=np.uint64)
     table = np.empty((n, n), dtype=np.uint64)
-    step = 512
     with Progress(n, name, enabled=progress, min_total=8192) as bar:
-        for lo in range(0, n, step):
-            hi = min(n, lo + step)
+        for lo in range(0, n, _ROW_BLOCK):
+            hi = min(n, lo + _ROW_BLOCK)
             op.outer(r[lo:hi], r, out=table[lo:hi])
             bar.update(hi - lo)
-    return table
+    return Table(table, sign)
 
 
-def add_table(n: int, progress: bool | None = None) -> np.ndarray:
+def add_table(n: int, progress: ProgressOption = None) -> Table:
     """The n x n table of nim-sums a (+) b for a, b < n, as uint64.
 
     >>> add_table(4)[3].tolist()
     [3, 2, 1, 0]
     """
-    return _outer_table(nim_add, n, "addition table", progress)
+    return _outer_table(nim_add, n, "addition table", progress, "⊕")
 
 
-def mul_table(n: int, progress: bool | None = None) -> np.ndarray:
+def mul_table(n: int, progress: ProgressOption = None) -> Table:
     """The n x n table of nim-products a (x) b for a, b < n, as uint64 (n = 4096 takes a
     fraction of a second; a progress bar shows on a terminal from n = 8192).
 
     >>> mul_table(16)[8, 8], mul_table(16)[5, 11]
     (np.uint64(13), np.uint64(12))
     """
-    return _outer_table(nim_mul, n, "multiplication table", progress)
+    return _outer_table(nim_mul, n, "multiplication table", progress, "⊗")
 
 
-def mex_table(n: int, progress: bool | None = None) -> np.ndarray:
+def mex_table(n: int, progress: ProgressOption = None) -> Table:
     """The multiplication table built from its definition alone, never calling the product:
     T[a][b] = mex{ T[a'][b] ^ T[a][b'] ^ T[a'][b'] : a' < a, b' < b },
     the Sprague-Grundy values of Turning Corners (and the Maple/J construction of the J
@@ -94,7 +218,7 @@ def mex_table(n: int, progress: bool | None = None) -> np.ndarray:
                 seen[small] = True
                 t[a, b] = int(np.argmin(seen))  # the first value not seen: the mex
             bar.update()
-    return t.astype(np.uint64)
+    return Table(t.astype(np.uint64), "⊗")
 
 
 def format_table(t: Any, op: str = "⊗", labels: Any = None) -> str:
@@ -140,10 +264,53 @@ def to_csv(t: Any, op: str = "mul") -> str:
     t = np.asarray(t)
     if t.ndim != 2:
         raise ValueError("to_csv needs a 2-D table")
-    lines = [",".join([op] + [str(c) for c in range(t.shape[1])])]
-    for a, row in enumerate(t.tolist()):
-        lines.append(",".join([str(a)] + [str(v) for v in row]))
+    lines = [_csv_header(op, t.shape[1])]
+    lines += _csv_rows(0, t)
     return "\n".join(lines)
+
+
+def _csv_header(op: str, cols: int) -> str:
+    return ",".join([op] + [str(c) for c in range(cols)])
+
+
+def _csv_rows(first: int, block: np.ndarray) -> list[str]:
+    return [f"{first + i}," + ",".join(map(str, row.tolist())) for i, row in enumerate(block)]
+
+
+def write_csv(file: IO[str], n: int, op: str = "mul", progress: ProgressOption = None) -> None:
+    r"""Writes the n x n table of ``op`` (``"add"`` or ``"mul"``) as CSV to an open text
+    file, in the form of :func:`to_csv`, computing and writing a block of rows at a time:
+    memory stays bounded (a few megabytes) however large the table.
+
+    Parameters
+    ----------
+    file : text file
+        Where to write (``sys.stdout``, an open file, ``io.StringIO``).
+    n : int
+        The table covers 0 .. n-1, at most :data:`MAX_CSV_TABLE`.
+    op : {"mul", "add"}
+        The operation.
+    progress : bool, None or a tqdm-like class
+        A progress bar (see :mod:`nimbers._progress`); by default for n >= 8192 when
+        someone is watching.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO(); write_csv(out, 3)
+    >>> out.getvalue() == to_csv(mul_table(3)) + "\n"
+    True
+    """
+    operations = {"mul": nim_mul, "add": nim_add}
+    if op not in operations:
+        raise ValueError(f"op is 'mul' or 'add', not {op!r}")
+    n = _check_size(n, limit=MAX_CSV_TABLE)
+    file.write(_csv_header(op, n) + "\n")
+    rows = max(1, _CSV_BLOCK_CELLS // max(n, 1))
+    with Progress(n, f"{op} table", enabled=progress, min_total=8192) as bar:
+        for first, block in _row_blocks(operations[op], n, rows):
+            file.write("\n".join(_csv_rows(first, block)) + "\n")
+            bar.update(len(block))
 
 
 def _colours(t: np.ndarray) -> np.ndarray:
@@ -161,11 +328,35 @@ def _colours(t: np.ndarray) -> np.ndarray:
     return (rgb * 255).round().astype(np.uint8)
 
 
-def table_image(t: Any, path: str | os.PathLike, scale: int = 1) -> None:
-    """Writes a PNG picture of a table, each value a colour: the nim-multiplication table's
-    self-similar pattern.  Needs Pillow (``pip install nimbers[plot]``).
+def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int = 1) -> Image:
+    """A picture of a table, each value a colour: the nim-multiplication table's
+    self-similar pattern.  Needs Pillow (``pip install 'nimbers[plot]'``).
 
-    scale repeats each cell scale x scale times (for small tables).
+    Parameters
+    ----------
+    t : 2-D array
+        The table.
+    path : str or path, optional
+        Also save the picture there, as PNG.
+    scale : int, default 1
+        Repeat each cell scale x scale times (for small tables).
+
+    Returns
+    -------
+    PIL.Image.Image
+        The picture (notebooks display it).
+
+    Raises
+    ------
+    ValueError
+        For an empty or not 2-D table, or a scale that is not a positive int.
+    ImportError
+        Without Pillow.
+
+    Examples
+    --------
+    >>> table_image(mul_table(16), scale=4).size  # doctest: +SKIP
+    (64, 64)
     """
     t = np.asarray(t)
     if t.ndim != 2 or t.size == 0:
@@ -180,4 +371,7 @@ def table_image(t: Any, path: str | os.PathLike, scale: int = 1) -> None:
     rgb = _colours(t)
     if scale > 1:
         rgb = rgb.repeat(scale, axis=0).repeat(scale, axis=1)
-    Image.fromarray(rgb, mode="RGB").save(os.fspath(path), format="PNG")
+    image = Image.fromarray(rgb, mode="RGB")
+    if path is not None:
+        image.save(os.fspath(path), format="PNG")
+    return image
