@@ -15,7 +15,7 @@ nimbers``):
 =====================  ==================================================================
 ``nimbers.arith``      the operations (also at the top level)
 ``nimbers.tables``     addition and multiplication tables, the mex construction
-``nimbers.explain``    R. K. Guy's step-by-step derivations of products and sums
+``nimbers.explain``    step-by-step derivations of products and sums (after R. K. Guy)
 ``nimbers.field``      orders, logarithms, traces, minimal polynomials, quadratics
 ``nimbers.linalg``     determinants, rank, inverses, solving over the nim field
 ``nimbers.games``      Nim, Sprague-Grundy values, heap and coin-turning games

@@ -239,56 +239,193 @@ def _make(op: str, doc: str) -> NimUfunc:
     return f
 
 
-nim_add: BinaryOperation = _make("add", """nim_add(a, b): the nim-sum a (+) b, which is XOR.
+#: The operand rules every operation shares, for the docstrings below.
+_ARRAYS = ("Python ints of any size take the compiled scalar path and give an\n"
+           "        int; a Nimber gives a Nimber; numpy arrays, numpy scalars and lists run\n"
+           "        the ufunc ``.ufunc`` with broadcasting, ``out=`` and numpy's keywords.")
 
->>> nim_add(3, 5)
-6
->>> int(nim_add.reduce([3, 5, 7]))
-1
-""")
+nim_add: BinaryOperation = _make("add", f"""The nim-sum a (+) b: binary addition without carries, which is XOR.
 
-nim_mul: BinaryOperation = _make("mul", """nim_mul(a, b): the nim-product a (x) b.
+    The sum of nimbers (Winning Ways, ch. 3; ONAG, ch. 6) and the rule of Nim: a position
+    is lost for the player to move exactly when the nim-sum of its piles is 0 (Bouton).
 
-Nimbers below 2^(2^k) form the field GF(2^(2^k)), so a product of two of them stays below
-2^(2^k).  Works on ints of any size and on arrays of unsigned integers (or objects).
+    Parameters
+    ----------
+    a, b : int, Nimber or array_like
+        Non-negative integers.
+        {_ARRAYS}
 
->>> nim_mul(8, 8), nim_mul(5, 11)
-(13, 12)
->>> nim_mul(2**64, 2**64) == 3 * 2**63
-True
-""")
+    Returns
+    -------
+    int, Nimber or ndarray
+        The nim-sum, of the operands' kind.
 
-nim_div: BinaryOperation = _make("div", """nim_div(a, b): the nim-quotient a (x) b^-1; ZeroDivisionError for b = 0.
+    Raises
+    ------
+    ValueError
+        For a negative operand.
+    TypeError
+        For an operand that is not an integer (a float, a str).
 
->>> nim_div(12, 11)
-5
-""")
+    Examples
+    --------
+    >>> nim_add(3, 5)
+    6
+    >>> int(nim_add.reduce([3, 5, 7]))
+    1
+    """)
 
-nim_pow: PowerOperation = _make("pow", """nim_pow(a, k): a nim-multiplied by itself k times.
+nim_mul: BinaryOperation = _make("mul", f"""The nim-product a (x) b.
 
-k is an ordinary int and may be negative for a != 0; nim_pow(0, 0) == 1.
+    Conway's product (ONAG, ch. 6): the mex of a' (x) b (+) a (x) b' (+) a' (x) b' over
+    a' < a and b' < b.  The nimbers below each Fermat power 2^(2^k) form the field
+    GF(2^(2^k)) (Lenstra, "Nim multiplication"), so a product of two of them stays below
+    2^(2^k); R. K. Guy's worked examples 8 (x) 8 = 13 and 5 (x) 11 = 12 are in McDonnell's
+    J article.
 
->>> nim_pow(2, 2), nim_pow(2, 3), nim_pow(2, -1)
-(3, 1, 3)
-""")
+    Parameters
+    ----------
+    a, b : int, Nimber or array_like
+        Non-negative integers.
+        {_ARRAYS}
 
-nim_square: UnaryOperation = _make("square", """nim_square(a): a (x) a, the Frobenius map (linear over GF(2)).
+    Returns
+    -------
+    int, Nimber or ndarray
+        The nim-product, of the operands' kind (a product of uint8 arrays is uint8).
 
->>> nim_square(2), nim_square(16)
-(3, 24)
-""")
+    Raises
+    ------
+    ValueError
+        For a negative operand.
+    TypeError
+        For an operand that is not an integer.
 
-nim_sqrt: UnaryOperation = _make("sqrt", """nim_sqrt(a): the unique nimber whose nim-square is a.
+    Examples
+    --------
+    >>> nim_mul(8, 8), nim_mul(5, 11)
+    (13, 12)
+    >>> nim_mul(2**64, 2**64) == 3 * 2**63
+    True
+    """)
 
->>> nim_sqrt(3), nim_square(nim_sqrt(12345))
-(2, 12345)
-""")
+nim_div: BinaryOperation = _make("div", f"""The nim-quotient a (x) b^-1.
 
-nim_inv: UnaryOperation = _make("inv", """nim_inv(a): the nim-inverse of a != 0; ZeroDivisionError for 0.
+    Parameters
+    ----------
+    a, b : int, Nimber or array_like
+        Non-negative integers, b non-zero.
+        {_ARRAYS}
 
->>> nim_inv(2), nim_mul(2, nim_inv(2))
-(3, 1)
-""")
+    Returns
+    -------
+    int, Nimber or ndarray
+        The x with x (x) b = a.
+
+    Raises
+    ------
+    ZeroDivisionError
+        For b = 0 (anywhere in an array).
+    ValueError
+        For a negative operand.
+
+    Examples
+    --------
+    >>> nim_div(12, 11)
+    5
+    """)
+
+nim_pow: PowerOperation = _make("pow", f"""The nim-power a^k: a nim-multiplied by itself k times.
+
+    Parameters
+    ----------
+    a : int, Nimber or array_like
+        A non-negative integer.
+        {_ARRAYS}
+    k : int or array_like of int
+        An ordinary integer exponent (not a nimber); negative for a != 0 means the power
+        of the nim-inverse.  ``nim_pow(0, 0) == 1``.
+
+    Returns
+    -------
+    int, Nimber or ndarray
+        The power.
+
+    Raises
+    ------
+    ZeroDivisionError
+        For a = 0 with k < 0.
+
+    Examples
+    --------
+    >>> nim_pow(2, 2), nim_pow(2, 3), nim_pow(2, -1)
+    (3, 1, 3)
+    """)
+
+nim_square: UnaryOperation = _make("square", f"""The nim-square a (x) a: the Frobenius map, linear over GF(2).
+
+    Parameters
+    ----------
+    a : int, Nimber or array_like
+        A non-negative integer.
+        {_ARRAYS}
+
+    Returns
+    -------
+    int, Nimber or ndarray
+        The square.
+
+    Examples
+    --------
+    >>> nim_square(2), nim_square(16)
+    (3, 24)
+    """)
+
+nim_sqrt: UnaryOperation = _make("sqrt", f"""The nim square root: the unique x with x (x) x = a.
+
+    Squaring is a bijection of every nim field (characteristic 2), so every nimber has
+    exactly one square root, in the same field.
+
+    Parameters
+    ----------
+    a : int, Nimber or array_like
+        A non-negative integer.
+        {_ARRAYS}
+
+    Returns
+    -------
+    int, Nimber or ndarray
+        The square root.
+
+    Examples
+    --------
+    >>> nim_sqrt(3), nim_square(nim_sqrt(12345))
+    (2, 12345)
+    """)
+
+nim_inv: UnaryOperation = _make("inv", f"""The nim-inverse a^-1 of a non-zero nimber.
+
+    Parameters
+    ----------
+    a : int, Nimber or array_like
+        A positive integer.
+        {_ARRAYS}
+
+    Returns
+    -------
+    int, Nimber or ndarray
+        The x with a (x) x = 1, in the same field as a.
+
+    Raises
+    ------
+    ZeroDivisionError
+        For 0 (anywhere in an array).
+
+    Examples
+    --------
+    >>> nim_inv(2), nim_mul(2, nim_inv(2))
+    (3, 1)
+    """)
 
 
 def field_bits(a: Any) -> Any:

@@ -1,5 +1,6 @@
 """Step-by-step derivations of nim-sums and nim-products, in the manner of R. K. Guy's letter
-to E. McDonnell (the J reference): split into powers of 2, distribute, turn each power of 2
+to E. McDonnell, quoted in McDonnell's J article ("J be Nimble, J be Quick", Vector 19(1),
+2002): split into powers of 2, distribute, turn each power of 2
 into a product of Fermat powers, square Fermat powers (X (x) X = 3X/2), multiply distinct
 Fermat powers ordinarily, collect, and repeat on what is left.
 
@@ -248,6 +249,25 @@ def explain_mul(a: int, b: int) -> Derivation:
     that would hold more than MAX_TERMS terms is not printed: the rules keep going, and the
     derivation records how many rounds it summarized.
 
+    Parameters
+    ----------
+    a, b : int or Nimber
+        Non-negative integers of any size.
+
+    Returns
+    -------
+    Derivation
+        Its ``str`` is the chain of equations; notebooks show it as a table or in LaTeX.
+
+    Raises
+    ------
+    ValueError
+        For a negative number.
+    TypeError
+        For a non-integer.
+
+    Examples
+    --------
     >>> print(explain_mul(5, 11))
     5 ⊗ 11
     = (4 ⊕ 1) ⊗ (8 ⊕ 2 ⊕ 1)
@@ -293,18 +313,28 @@ def explain_mul(a: int, b: int) -> Derivation:
 
 
 def explain_sum(*xs: Any) -> Derivation:
-    """The nim-sum as the J reference shows it: the binary forms one under the other, and
+    """The nim-sum as McDonnell's J article shows it: the binary forms one under the other, and
     the parity of each column.
 
+    Parameters
+    ----------
+    *xs : int or Nimber, or one list of them
+        Non-negative integers: ``explain_sum(3, 5, 7)`` or, as ``nim_sum`` takes them,
+        ``explain_sum([3, 5, 7])``.
+
+    Returns
+    -------
+    Derivation
+        The columns; ``value`` is the nim-sum.
+
+    Examples
+    --------
     >>> print(explain_sum(3, 5, 7))
       3 = 0 1 1
       5 = 1 0 1
       7 = 1 1 1
     -----------
     ⊕ 1 = 0 0 1
-
-    The numbers may also come as one list, as ``nim_sum([3, 5, 7])`` takes them:
-    ``explain_sum([3, 5, 7])`` is the same derivation.
     """
     if len(xs) == 1 and isinstance(xs[0], Iterable) and not isinstance(xs[0], (str, bytes)):
         xs = tuple(xs[0])

@@ -11,8 +11,8 @@ Two paths, one algorithm (Gaussian elimination in C, with the GIL released):
 
 The field has characteristic 2, so a row swap does not change the determinant's sign (-1 = 1):
 the classic trap of generic elimination code does not apply, and the permanent equals the
-determinant (the turning-games reference: the permanent of a 150 x 150 matrix is a Gaussian
-elimination away).
+determinant (so the permanent of a 150 x 150 matrix, a known contest problem on the nim
+field, is a Gaussian elimination away; Lenstra, "Nim multiplication", for the field).
 
 >>> det([[1, 2], [3, 4]])        # 1 (x) 4 (+) 2 (x) 3 = 4 (+) 1
 5
@@ -156,8 +156,26 @@ def _square(m: _Matrix, what: str) -> None:
 def det(m: Any) -> int:
     """The determinant over the nim field, by Gaussian elimination (O(n^3) products).
 
-    The 0 x 0 matrix has determinant 1, as in numpy.
+    Parameters
+    ----------
+    m : array_like
+        A matrix of non-negative integers: a numpy integer array (64-bit fast path) or
+        nested lists / an object array of Python ints of any size (or Nimbers).
 
+    Returns
+    -------
+    int
+        The determinant; the 0 x 0 matrix has determinant 1, as in numpy.
+
+    Raises
+    ------
+    ValueError
+        For a matrix that is not square, or a negative entry.
+    TypeError
+        For entries that are not integers.
+
+    Examples
+    --------
     >>> det([[2, 3], [1, 1]])        # 2 (+) 3
     1
     >>> det(np.zeros((0, 0), dtype=np.uint64))
@@ -174,6 +192,19 @@ def permanent(m: Any) -> int:
     """The permanent over the nim field, which equals the determinant: the two sums over
     permutations differ only in the signs (-1)^sign(p), and -1 = 1 in characteristic 2.
 
+    Parameters
+    ----------
+    m : array_like
+        A matrix of non-negative integers: a numpy integer array (64-bit fast path) or
+        nested lists / an object array of Python ints of any size (or Nimbers).
+
+    Returns
+    -------
+    int
+        The permanent (= the determinant).
+
+    Examples
+    --------
     >>> permanent([[1, 2], [3, 4]]) == det([[1, 2], [3, 4]])
     True
     """
@@ -183,6 +214,21 @@ def permanent(m: Any) -> int:
 def row_reduce(m: Any) -> tuple[np.ndarray, list[int]]:
     """The reduced row echelon form and the pivot columns.
 
+    Parameters
+    ----------
+    m : array_like
+        A matrix of non-negative integers: a numpy integer array (64-bit fast path) or
+        nested lists / an object array of Python ints of any size (or Nimbers).
+
+    Returns
+    -------
+    R : ndarray
+        The reduced row echelon form (uint64, or object for entries past 64 bits).
+    pivots : list of int
+        The pivot column of each non-zero row of R.
+
+    Examples
+    --------
     >>> R, pivots = row_reduce([[1, 2], [2, 3]])   # row 2 = 2 (x) row 1
     >>> R.tolist(), pivots
     ([[1, 2], [0, 0]], [0])
@@ -197,6 +243,19 @@ def row_reduce(m: Any) -> tuple[np.ndarray, list[int]]:
 def rank(m: Any) -> int:
     """The rank over the nim field.
 
+    Parameters
+    ----------
+    m : array_like
+        A matrix of non-negative integers: a numpy integer array (64-bit fast path) or
+        nested lists / an object array of Python ints of any size (or Nimbers).
+
+    Returns
+    -------
+    int
+        The rank.
+
+    Examples
+    --------
     >>> rank([[1, 2], [2, 3]]), rank([[1, 2], [3, 4]])
     (1, 2)
     """
@@ -208,8 +267,28 @@ def rank(m: Any) -> int:
 
 
 def inv(m: Any) -> np.ndarray:
-    """The inverse matrix; LinAlgError for a singular one.
+    """The inverse matrix over the nim field.
 
+    Parameters
+    ----------
+    m : array_like
+        A matrix of non-negative integers: a numpy integer array (64-bit fast path) or
+        nested lists / an object array of Python ints of any size (or Nimbers).
+
+    Returns
+    -------
+    ndarray
+        The inverse.
+
+    Raises
+    ------
+    LinAlgError
+        For a singular matrix.
+    ValueError
+        For a matrix that is not square.
+
+    Examples
+    --------
     >>> inv([[2]]).tolist()
     [[3]]
     """
@@ -227,11 +306,30 @@ def inv(m: Any) -> np.ndarray:
 
 
 def solve(a: Any, b: Any) -> np.ndarray:
-    """The unique x with a @ x = b over the nim field; b a vector or a matrix.
+    """The unique x with a @ x = b over the nim field.
 
-    LinAlgError when the system has no solution (inconsistent) or more than one (a is
-    singular: see :func:`nullspace`).
+    Parameters
+    ----------
+    a : array_like
+        The coefficient matrix (as for :func:`det`).
+    b : array_like
+        The right-hand side: a vector, or a matrix (one system per column).
 
+    Returns
+    -------
+    ndarray
+        x, a vector for a vector b.
+
+    Raises
+    ------
+    LinAlgError
+        When the system has no solution (inconsistent) or more than one (a is singular:
+        see :func:`nullspace`).
+    ValueError
+        When the shapes do not match.
+
+    Examples
+    --------
     >>> solve([[1, 2], [3, 4]], [5, 11]).tolist()
     [3, 13]
     """
@@ -256,8 +354,21 @@ def solve(a: Any, b: Any) -> np.ndarray:
 
 
 def nullspace(m: Any) -> np.ndarray:
-    """A basis of the null space {x : m @ x = 0}, one basis vector per row.
+    """A basis of the null space {x : m @ x = 0}.
 
+    Parameters
+    ----------
+    m : array_like
+        A matrix of non-negative integers: a numpy integer array (64-bit fast path) or
+        nested lists / an object array of Python ints of any size (or Nimbers).
+
+    Returns
+    -------
+    ndarray
+        One basis vector per row (no rows for a matrix of full column rank).
+
+    Examples
+    --------
     >>> nullspace([[1, 2], [2, 3]]).tolist()
     [[2, 1]]
     """
@@ -279,6 +390,23 @@ def nullspace(m: Any) -> np.ndarray:
 def matmul(a: Any, b: Any) -> np.ndarray:
     """The matrix product over the nim field (sums are nim-sums, products nim-products).
 
+    Parameters
+    ----------
+    a, b : array_like
+        Matrices (as for :func:`det`), a's columns as many as b's rows.
+
+    Returns
+    -------
+    ndarray
+        The product.
+
+    Raises
+    ------
+    ValueError
+        When the shapes do not match.
+
+    Examples
+    --------
     >>> matmul([[1, 2]], [[3], [4]]).tolist()   # 3 (+) 2 (x) 4 = 3 (+) 8
     [[11]]
     """

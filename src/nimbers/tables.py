@@ -180,7 +180,28 @@ def _outer_table(op: Any, n: int, name: str, progress: ProgressOption, sign: str
 
 
 def add_table(n: int, progress: ProgressOption = None) -> Table:
-    """The n x n table of nim-sums a (+) b for a, b < n, as uint64.
+    """The n x n table of nim-sums a (+) b for a, b < n.
+
+    Parameters
+    ----------
+    n : int
+        The side, at most :data:`MAX_TABLE`.
+    progress : bool, None or a tqdm-like class, optional
+        A progress bar: by default one shows when someone watches (a terminal or a Jupyter
+        notebook) and the table is big; a class such as ``tqdm.tqdm`` draws it instead.
+
+    Returns
+    -------
+    Table
+        A uint64 array (displayed as a labelled table).
+
+    Raises
+    ------
+    ValueError
+        For a negative or too large n (the message names the limit).
+
+    Examples
+    --------
 
     >>> add_table(4)[3].tolist()
     [3, 2, 1, 0]
@@ -189,8 +210,29 @@ def add_table(n: int, progress: ProgressOption = None) -> Table:
 
 
 def mul_table(n: int, progress: ProgressOption = None) -> Table:
-    """The n x n table of nim-products a (x) b for a, b < n, as uint64 (n = 4096 takes a
-    fraction of a second; a progress bar shows on a terminal from n = 8192).
+    """The n x n table of nim-products a (x) b for a, b < n (Winning Ways, ch. 14 prints
+    the 16 x 16 one; n = 4096 takes a fraction of a second).
+
+    Parameters
+    ----------
+    n : int
+        The side, at most :data:`MAX_TABLE`.
+    progress : bool, None or a tqdm-like class, optional
+        A progress bar: by default one shows when someone watches (a terminal or a Jupyter
+        notebook) and the table is big; a class such as ``tqdm.tqdm`` draws it instead.
+
+    Returns
+    -------
+    Table
+        A uint64 array (displayed as a labelled table).
+
+    Raises
+    ------
+    ValueError
+        For a negative or too large n (the message names the limit).
+
+    Examples
+    --------
 
     >>> mul_table(16)[8, 8], mul_table(16)[5, 11]
     (np.uint64(13), np.uint64(12))
@@ -200,10 +242,25 @@ def mul_table(n: int, progress: ProgressOption = None) -> Table:
 
 def mex_table(n: int, progress: ProgressOption = None) -> Table:
     """The multiplication table built from its definition alone, never calling the product:
-    T[a][b] = mex{ T[a'][b] ^ T[a][b'] ^ T[a'][b'] : a' < a, b' < b },
-    the Sprague-Grundy values of Turning Corners (and the Maple/J construction of the J
-    reference).  Each cell is one vectorized numpy step, so n = 64 takes well under a second.
+    T[a][b] = mex{ T[a'][b] ^ T[a][b'] ^ T[a'][b'] : a' < a, b' < b } (ONAG, ch. 6), the
+    Sprague-Grundy values of Turning Corners (Winning Ways, ch. 14) and the Maple and J
+    construction of McDonnell's J article.  Each cell is one vectorized numpy step, so
+    n = 64 takes well under a second.
 
+    Parameters
+    ----------
+    n : int
+        The side, at most 512.
+    progress : bool, None or a tqdm-like class, optional
+        A progress bar (see :func:`mul_table`).
+
+    Returns
+    -------
+    Table
+        The multiplication table, equal to ``mul_table(n)``.
+
+    Examples
+    --------
     >>> mex_table(4).tolist() == mul_table(4).tolist()
     True
     """
@@ -222,9 +279,30 @@ def mex_table(n: int, progress: ProgressOption = None) -> Table:
 
 
 def format_table(t: Any, op: str = "⊗", labels: Any = None) -> str:
-    """The labelled text table of the J reference: row and column headers, right-aligned
-    columns, the operation's sign in the corner.  labels defaults to 0..n-1.
+    """The labelled text table as McDonnell's J article prints it: row and column headers,
+    right-aligned columns, the operation's sign in the corner.
 
+    Parameters
+    ----------
+    t : 2-D array_like
+        The table.
+    op : str, default "⊗"
+        The sign in the corner.
+    labels : sequence, optional
+        The row and column labels; 0 .. n-1 by default.
+
+    Returns
+    -------
+    str
+        The text, lines joined by newlines.
+
+    Raises
+    ------
+    ValueError
+        For a table that is not 2-D.
+
+    Examples
+    --------
     >>> print(format_table(add_table(2), op="⊕"))
     +-+---+
     |⊕|0 1|
@@ -253,8 +331,22 @@ def format_table(t: Any, op: str = "⊗", labels: Any = None) -> str:
 
 def to_csv(t: Any, op: str = "mul") -> str:
     """The table as CSV: a header row (the operation, then the column labels), then one row
-    per a, starting with a.
+    per a, starting with a.  For big tables, :func:`write_csv` streams instead.
 
+    Parameters
+    ----------
+    t : 2-D array_like
+        The table.
+    op : str, default "mul"
+        The header's first cell.
+
+    Returns
+    -------
+    str
+        The CSV text, without a final newline.
+
+    Examples
+    --------
     >>> print(to_csv(mul_table(3)))
     mul,0,1,2
     0,0,0,0

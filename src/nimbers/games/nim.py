@@ -1,9 +1,10 @@
-"""Nim: the nim-sum rule, every winning move, misère play, and the two dynamic-programming
-solvers of the Nim lecture that the formula replaces.
+"""Nim: the nim-sum rule (Bouton, 1902), every winning move, misère play, and the two
+dynamic-programming solvers of the CMPUT 355 lecture notes (Nim, part 2) that the formula
+replaces.
 
 Words: a position whose nim-sum is 0 is a P-position: the player to move loses with best
-play.  The J reference calls it *safe* (safe for the player who just moved); a position with
-a non-zero nim-sum is *unsafe*, an N-position, a win for the player to move.
+play.  McDonnell's J article calls it *safe* (safe for the player who just moved); a
+position with a non-zero nim-sum is *unsafe*, an N-position, a win for the player to move.
 
 >>> nim_sum([3, 5, 7])
 1
@@ -70,7 +71,7 @@ def _losing(piles: list[int], misere: bool) -> bool:
 
 def is_losing(piles: Sequence[int], misere: bool = False) -> bool:
     """True for a P-position: the player to move loses with best play (the "safe" position
-    of the J reference).  misere=True: the player who takes the last stone loses.
+    of McDonnell's J article).  misere=True: the player who takes the last stone loses.
 
     >>> is_losing([1, 2, 3]), is_losing([1, 1], misere=True), is_losing([1, 1, 1], misere=True)
     (True, False, True)
@@ -183,7 +184,7 @@ class NimSolution:
 
 def solve_memo(piles: Sequence[int], misere: bool = False) -> NimSolution:
     """Solves Nim by recursion with a transposition table keyed by the canonical (sorted)
-    position, as in the lecture.  The search uses its own stack, so deep games do not hit
+    position, as in the CMPUT 355 lecture notes (Nim, part 2).  The search uses its own stack, so deep games do not hit
     Python's recursion limit.  Its cost grows with the number of canonical positions below
     the start (about the product of (pile + 1) divided by the symmetries); the xorsum formula
     answers in one pass.
@@ -267,7 +268,7 @@ class _MemoSolution(NimSolution):
 
 def solve_bottom_up(piles: Sequence[int], misere: bool = False,
                     progress: bool | None = None) -> NimSolution:
-    """Solves Nim bottom-up, as in the lecture: every position below the start is numbered in
+    """Solves Nim bottom-up, as in the CMPUT 355 lecture notes (Nim, part 2): every position below the start is numbered in
     mixed radix (pile i has radix start_i + 1), so every child is numbered lower than its
     parent; positions are solved in increasing order, and each lost position marks every
     position that moves to it as won, recording that move.  Memory and time grow with the

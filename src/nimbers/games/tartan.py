@@ -3,7 +3,7 @@
 A 2-D game is played on a grid of coins (row a, column b, both from 0); a move turns a set
 of coins whose bottom-right coin (largest row and column) goes from heads to tails.  The
 product game A x B turns the coins R x C, for R a move of A in the rows and C a move of B in
-the columns.  The Tartan theorem (turning-games reference): G(a, b) = G_A(a) (x) G_B(b), the
+the columns.  The Tartan theorem (Winning Ways, ch. 14): G(a, b) = G_A(a) (x) G_B(b), the
 nim-product.  Higher dimensions multiply the same way.
 
 >>> corners = turning_corners()            # Twins x Twins: G(a, b) = a (x) b

@@ -1,6 +1,6 @@
 """Coin-turning games in one dimension.
 
-A row of coins, numbered from 0 on the left (as in the turning-games reference; CGSuite and
+A row of coins, numbered from 0 on the left (Winning Ways, ch. 14, CGSuite and
 the OEIS number them from 1: coin x here is heap x + 1 there).  A move turns over a set of
 coins whose rightmost coin goes from heads to tails.  Each head is an independent game, so a
 position's value is the nim-sum of G(x) over its heads, where
