@@ -64,8 +64,21 @@ def _check_nimber(a: Any) -> int:
 
 
 def group_order_factors(bits: int) -> list[int]:
-    """The distinct primes dividing 2^bits - 1 (the order of GF(2^bits)*).
+    """The distinct primes dividing 2^bits - 1 (the order of GF(2^bits)*), from the known
+    factorizations of the Fermat numbers (:data:`FERMAT_PRIME_FACTORS`).
 
+    Parameters
+    ----------
+    bits : int
+        The field GF(2^bits): a power of two.
+
+    Returns
+    -------
+    list of int
+        The primes, increasing.
+
+    Examples
+    --------
     >>> group_order_factors(64)
     [3, 5, 17, 257, 641, 65537, 6700417]
     """
@@ -90,8 +103,26 @@ def _order_in(a: int, bits: int) -> int:
 
 def nim_order(a: int) -> int:
     """The multiplicative order of a != 0: the least n >= 1 with a^n = 1 (nim power).  It
-    does not depend on the field a is taken in, and divides 2^B - 1 for a < 2^B.
+    does not depend on the field a is taken in, and divides 2^B - 1 for a < 2^B (Lenstra,
+    "Nim multiplication").
 
+    Parameters
+    ----------
+    a : int or Nimber
+        A nimber (any size).
+
+    Returns
+    -------
+    int
+        The order.
+
+    Raises
+    ------
+    ZeroDivisionError
+        For 0, which has no order.
+
+    Examples
+    --------
     >>> [nim_order(a) for a in range(1, 9)]
     [1, 3, 3, 15, 15, 15, 15, 5]
     """
@@ -104,6 +135,19 @@ def nim_order(a: int) -> int:
 def is_primitive(a: int, bits: int) -> bool:
     """Whether a generates the multiplicative group of GF(2^bits).
 
+    Parameters
+    ----------
+    a : int or Nimber
+        A nimber (any size).
+    bits : int
+        The field GF(2^bits): a power of two.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> is_primitive(2**32 + 6, 64), is_primitive(2, 64)
     (True, False)
     """
@@ -118,6 +162,18 @@ def primitive_element(bits: int) -> int:
     """The generator of GF(2^bits)* that nimbers uses: the least primitive element, which is
     at least 2^(bits/2) since the subfields hold no generator (1 for GF(2)).
 
+    Parameters
+    ----------
+    bits : int
+        The field GF(2^bits): a power of two.
+
+    Returns
+    -------
+    int
+        The least primitive element.
+
+    Examples
+    --------
     >>> primitive_element(2), primitive_element(8), primitive_element(64) == 2**32 + 6
     (2, 18, True)
     """
@@ -169,11 +225,36 @@ def _log_primitive(a: int, bits: int) -> int:
 
 
 def nim_log(a: int, base: int) -> int:
-    """The least x >= 0 with nim_pow(base, x) == a; ValueError when there is none.
+    """The discrete logarithm: the least x >= 0 with nim_pow(base, x) == a.
+
+    **Mind the order: the value comes first, the base second**, as in Python's
+    ``math.log(x, base)`` -- contest statements often write the equation the other way
+    round (base^x = a).  Keywords make calls unambiguous: ``nim_log(a=3, base=2)``.
 
     Pohlig-Hellman over the prime factors of 2^B - 1 (on 64 bits: 3, 5, 17, 257, 641, 65537,
     6700417) with baby-step giant-step, both logarithms taken to a fixed primitive element.
 
+    Parameters
+    ----------
+    a : int or Nimber
+        The value whose logarithm is sought (non-zero).
+    base : int or Nimber
+        The base (non-zero).
+
+    Returns
+    -------
+    int
+        The least x >= 0 with base^x = a.
+
+    Raises
+    ------
+    ValueError
+        When a is not a power of base (no such x).
+    ZeroDivisionError
+        For a = 0 or base = 0.
+
+    Examples
+    --------
     >>> nim_log(3, 2)      # 2 (x) 2 = 3
     2
     """
@@ -203,9 +284,25 @@ def _field_of(a: int, bits: int | None) -> int:
 
 def nim_trace(a: Any, bits: int | None = None, to: int = 1) -> Any:
     """The trace from GF(2^bits) down to its subfield GF(2^to): the sum of the conjugates
-    a^(2^(to*i)).  bits defaults to the smallest field holding a -- on arrays too, element by
-    element, so an array gives exactly the scalar answers.
+    a^(2^(to*i)).
 
+    Parameters
+    ----------
+    a : int, Nimber or array of unsigned integers
+        The element (arrays: fields up to 64 bits).
+    bits : int, optional
+        The field GF(2^bits); by default the smallest holding a -- on arrays too, element
+        by element, so an array gives exactly the scalar answers.
+    to : int, default 1
+        The subfield GF(2^to) (a power of two dividing bits).
+
+    Returns
+    -------
+    int or ndarray
+        The trace, an element of GF(2^to).
+
+    Examples
+    --------
     >>> nim_trace(2), nim_trace(2, 4), nim_trace(8, 4, to=2)
     (1, 0, 2)
     >>> nim_trace(np.array([2, 3, 5, 8], dtype=np.uint8)).tolist()
@@ -254,6 +351,22 @@ def nim_norm(a: int, bits: int | None = None, to: int = 1) -> int:
     """The norm from GF(2^bits) down to GF(2^to): the product of the conjugates,
     a^((2^bits - 1) / (2^to - 1)).
 
+    Parameters
+    ----------
+    a : int or Nimber
+        The element.
+    bits : int, optional
+        The field GF(2^bits); by default the smallest holding a.
+    to : int, default 1
+        The subfield GF(2^to).
+
+    Returns
+    -------
+    int
+        The norm, an element of GF(2^to).
+
+    Examples
+    --------
     >>> nim_norm(2), nim_norm(2, 4), nim_norm(2, 4, to=2)
     (1, 1, 3)
     """
@@ -269,6 +382,18 @@ def conjugates(a: int) -> list[int]:
     """The Frobenius orbit a, a^2, a^4, ... (distinct values): the roots of a's minimal
     polynomial over GF(2).
 
+    Parameters
+    ----------
+    a : int or Nimber
+        A nimber (any size).
+
+    Returns
+    -------
+    list of int
+        The conjugates, in the order a, a^2, a^4, ...
+
+    Examples
+    --------
     >>> conjugates(2), conjugates(4)
     ([2, 3], [4, 6, 5, 7])
     """
@@ -295,6 +420,18 @@ def minimal_polynomial(a: int, max_bits: int = MINPOLY_MAX_BITS) -> list[int]:
     nimber of a field wider than ``max_bits`` is refused up front: its degree may reach the
     field's width, and the work grows as its cube.
 
+    Parameters
+    ----------
+    a : int or Nimber
+        A nimber (any size).
+
+    Returns
+    -------
+    list of int
+        The coefficients (0 or 1), highest degree first.
+
+    Examples
+    --------
     >>> minimal_polynomial(0), minimal_polynomial(1), minimal_polynomial(4)
     ([1, 0], [1, 1], [1, 0, 0, 1, 1])
     """
@@ -383,6 +520,20 @@ def solve_quadratic(b: int, c: int, bits: int | None = None) -> list[int]:
     b != 0 and one when b = 0 (squaring is a bijection); with bits, only the roots below
     2^bits (0, 1 or 2 of them).  Core: Artin-Schreier y (x) y (+) y = d, solved down the tower.
 
+    Parameters
+    ----------
+    b, c : int or Nimber
+        The coefficients.
+    bits : int, optional
+        Only roots in GF(2^bits).
+
+    Returns
+    -------
+    list of int
+        The roots, increasing.
+
+    Examples
+    --------
     >>> solve_quadratic(1, 1), solve_quadratic(1, 1, bits=1), solve_quadratic(0, 2)
     ([2, 3], [], [3])
     """
@@ -454,6 +605,18 @@ def polynomial_modulus(bits: int) -> list[int]:
     """The modulus f of the polynomial basis of GF(2^bits): the minimal polynomial of
     primitive_element(bits), coefficients highest degree first.
 
+    Parameters
+    ----------
+    bits : int
+        The field GF(2^bits): a power of two.
+
+    Returns
+    -------
+    list of int
+        The coefficients (0 or 1), highest degree first.
+
+    Examples
+    --------
     >>> polynomial_modulus(2)
     [1, 1, 1]
     """
@@ -489,8 +652,22 @@ def _basis_map(x: Any, bits: int, columns: tuple[int, ...], what: str) -> Any:
 def to_polynomial_basis(a: Any, bits: int = 64) -> Any:
     """The field isomorphism GF(2^bits) -> GF(2)[t]/(f): a as p(alpha) with alpha =
     primitive_element(bits), returned as the int whose bit i is p's coefficient of t^i.
-    Products become carry-less products mod f.  Ints, or arrays of unsigned ints.
+    Products become carry-less products mod f.
 
+    Parameters
+    ----------
+    a : int, Nimber or array of unsigned integers
+        Elements of GF(2^bits).
+    bits : int, default 64
+        The field.
+
+    Returns
+    -------
+    int or ndarray
+        The polynomial-basis form.
+
+    Examples
+    --------
     >>> p = to_polynomial_basis(12345, 16)
     >>> from_polynomial_basis(p, 16)
     12345
@@ -500,7 +677,25 @@ def to_polynomial_basis(a: Any, bits: int = 64) -> Any:
 
 
 def from_polynomial_basis(p: Any, bits: int = 64) -> Any:
-    """The inverse of to_polynomial_basis: the nimber p(alpha)."""
+    """The inverse of :func:`to_polynomial_basis`: the nimber p(alpha).
+
+    Parameters
+    ----------
+    p : int or array of unsigned integers
+        Polynomials of degree < bits, bit i the coefficient of t^i.
+    bits : int, default 64
+        The field.
+
+    Returns
+    -------
+    int or ndarray
+        The nimbers.
+
+    Examples
+    --------
+    >>> from_polynomial_basis(to_polynomial_basis(7, 4), 4)
+    7
+    """
     bits = _check_bits(bits)
     return _basis_map(p, bits, _basis(bits)[0], "a polynomial (degree < bits)")
 
@@ -520,6 +715,18 @@ def _check_array(a: np.ndarray, bits: int) -> None:
 def subfield(a: int) -> int:
     """The bits of the smallest subfield GF(2^(2^k)) holding a.
 
+    Parameters
+    ----------
+    a : int or Nimber
+        A nimber (any size).
+
+    Returns
+    -------
+    int
+        2^k.
+
+    Examples
+    --------
     >>> subfield(5), subfield(300)
     (4, 16)
     """
@@ -529,6 +736,19 @@ def subfield(a: int) -> int:
 def in_subfield(a: int, bits: int) -> bool:
     """Whether a lies in GF(2^bits), i.e. a < 2^bits (and a^(2^bits) = a).
 
+    Parameters
+    ----------
+    a : int or Nimber
+        A nimber (any size).
+    bits : int
+        The field GF(2^bits): a power of two.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> in_subfield(5, 4), in_subfield(5, 2)
     (True, False)
     """
