@@ -1,5 +1,6 @@
 """Type stubs of the compiled core.  Private: use the nimbers package's public API."""
 
+import inspect
 from typing import Any, Callable
 
 import numpy as np
@@ -25,6 +26,7 @@ class NimOp:
     __name__: str
     __qualname__: str
     __module__: str
+    __signature__: inspect.Signature
     __doc__: str | None
     @property
     def ufunc(self) -> np.ufunc: ...

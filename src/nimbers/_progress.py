@@ -37,7 +37,7 @@ def in_notebook() -> bool:
     if shell is None or "ipykernel" not in sys.modules:
         return False
     try:
-        ip = shell.get_ipython()  # type: ignore[attr-defined]
+        ip = shell.get_ipython()
     except AttributeError:
         return False
     return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
@@ -49,7 +49,7 @@ def _watched(stream: TextIO) -> bool:
 
 def _notebook_tqdm() -> Any:
     try:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         return None
     return tqdm

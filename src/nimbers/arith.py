@@ -225,7 +225,7 @@ def _signature(op: str, nin: int) -> inspect.Signature:
     return inspect.Signature(params)
 
 
-def _make(op: str, doc: str) -> NimUfunc:
+def _make(op: str, doc: str) -> Any:  # typed by the protocols of nimbers.typing
     f = _core.NimOp(op, getattr(_core, f"nim_{op}"), _fallback)
     f.__doc__ = doc
     f.__name__ = f"nim_{op}"

@@ -83,6 +83,7 @@ def _tex(line: str) -> str:
 
 # An expression is a nim-sum of terms; a term is a tuple of factors (their nim-product),
 # a factor an int, or a tuple of ints standing for their nim-sum (a split factor).
+Term = tuple[Any, ...]
 
 def _is_power_of_two(x: int) -> bool:
     return x > 0 and x & (x - 1) == 0
@@ -97,25 +98,25 @@ def _bits(x: int) -> list[int]:
     return [1 << i for i in range(x.bit_length() - 1, -1, -1) if x >> i & 1]
 
 
-def _has_split(term: tuple) -> bool:
+def _has_split(term: Term) -> bool:
     return any(isinstance(f, tuple) for f in term)
 
 
-def _normal(term: tuple) -> tuple:
+def _normal(term: Term) -> Term:
     """Drops factors 1; a term with no factor left is the product 1."""
     kept = tuple(f for f in term if f != 1)
     return kept if kept else (1,)
 
 
-def _split(expr: list[tuple]) -> list[tuple] | None:
+def _split(expr: list[Term]) -> list[Term] | None:
     """Each composite factor of a product, as a nim-sum of powers of 2."""
     changed = False
-    out: list[tuple] = []
+    out: list[Term] = []
     for term in expr:
         if len(term) == 1:
             out.append(term)
             continue
-        new: list = []
+        new: list[Any] = []
         for f in term:
             if isinstance(f, int) and not _is_power_of_two(f):
                 new.append(tuple(_bits(f)))
@@ -126,13 +127,13 @@ def _split(expr: list[tuple]) -> list[tuple] | None:
     return out if changed else None
 
 
-def _distribute(expr: list[tuple]) -> list[tuple] | None:
+def _distribute(expr: list[Term]) -> list[Term] | None:
     """Multiplies out every split factor (distributivity of ⊗ over ⊕)."""
     if not any(isinstance(f, tuple) for term in expr for f in term):
         return None
-    out: list[tuple] = []
+    out: list[Term] = []
     for term in expr:
-        partial: list[tuple] = [()]
+        partial: list[Term] = [()]
         for f in term:
             choices = f if isinstance(f, tuple) else (f,)
             partial = [p + (c,) for p in partial for c in choices]
@@ -140,17 +141,17 @@ def _distribute(expr: list[tuple]) -> list[tuple] | None:
     return out
 
 
-def _fermat(expr: list[tuple]) -> list[tuple] | None:
+def _fermat(expr: list[Term]) -> list[Term] | None:
     """Each power of 2 that is not a Fermat power, as the product of distinct Fermat powers:
     2^n = ⊗ of 2^(2^k) over the bits 2^k of n (products of distinct Fermat powers are
     ordinary)."""
     changed = False
-    out: list[tuple] = []
+    out: list[Term] = []
     for term in expr:
         if len(term) == 1 or _has_split(term):  # a value, or waiting to be distributed
             out.append(term)
             continue
-        new: list = []
+        new: list[Any] = []
         for f in term:
             if _is_power_of_two(f) and f > 2 and not _is_fermat(f):
                 n = f.bit_length() - 1
@@ -162,7 +163,7 @@ def _fermat(expr: list[tuple]) -> list[tuple] | None:
     return out if changed else None
 
 
-def _square(expr: list[tuple]) -> list[tuple] | None:
+def _square(expr: list[Term]) -> list[Term] | None:
     """A Fermat power times itself is 3/2 of it; a product of distinct Fermat powers (or of
     a Fermat power and a smaller number) is the ordinary product."""
     changed = False
@@ -196,10 +197,10 @@ def _square(expr: list[tuple]) -> list[tuple] | None:
     return out if changed else None
 
 
-def _collect(expr: list[tuple]) -> list[tuple] | None:
+def _collect(expr: list[Term]) -> list[Term] | None:
     """Nim-adds the plain numbers, and cancels equal products in pairs (x ⊕ x = 0)."""
     plain = [t[0] for t in expr if len(t) == 1]
-    counts: dict[tuple, int] = {}
+    counts: dict[Term, int] = {}
     for t in expr:
         if len(t) > 1:
             key = tuple(sorted(t, key=repr))
@@ -209,7 +210,7 @@ def _collect(expr: list[tuple]) -> list[tuple] | None:
     total = 0
     for v in plain:
         total ^= v
-    seen: set[tuple] = set()
+    seen: set[Term] = set()
     rest = []
     for t in expr:
         key = tuple(sorted(t, key=repr))
@@ -222,13 +223,13 @@ def _collect(expr: list[tuple]) -> list[tuple] | None:
 _RULES = (_fermat, _square, _collect, _split, _distribute)
 
 
-def _render_factor(f: int | tuple) -> str:
+def _render_factor(f: int | Term) -> str:
     if isinstance(f, tuple):
         return "(" + " ⊕ ".join(str(x) for x in f) + ")"
     return str(f)
 
 
-def _render(expr: list[tuple]) -> str:
+def _render(expr: list[Term]) -> str:
     parts = []
     for term in expr:
         text = " ⊗ ".join(_render_factor(f) for f in term)
@@ -236,7 +237,7 @@ def _render(expr: list[tuple]) -> str:
     return " ⊕ ".join(parts)
 
 
-def _terms(expr: list[tuple]) -> int:
+def _terms(expr: list[Term]) -> int:
     return len(expr)
 
 
@@ -285,7 +286,7 @@ def explain_mul(a: int, b: int) -> Derivation:
     lines = [f"{a} ⊗ {b}"]
     if a <= 1 or b <= 1:  # x ⊗ 0 = 0 and x ⊗ 1 = x: nothing to derive
         return Derivation(lines + [str(value)], value)
-    expr: list[tuple] = [(a, b)]
+    expr: list[Term] = [(a, b)]
     omitted = 0
     for _ in range(_MAX_ROUNDS):
         if len(expr) == 1 and len(expr[0]) == 1:

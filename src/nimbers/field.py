@@ -53,10 +53,10 @@ FERMAT_PRIME_FACTORS: dict[int, tuple[int, ...]] = {
 def _check_bits(bits: Any) -> int:
     if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
         raise TypeError(f"a field size is a power of two in bits, not {type(bits).__name__}")
-    bits = int(bits)
-    if bits < 1 or bits & (bits - 1):
-        raise ValueError(f"nim fields have 2^(2^k) elements: bits must be a power of two, got {bits}")
-    return bits
+    size = int(bits)
+    if size < 1 or size & (size - 1):
+        raise ValueError(f"nim fields have 2^(2^k) elements: bits must be a power of two, got {size}")
+    return size
 
 
 def _check_nimber(a: Any) -> int:
@@ -249,9 +249,7 @@ def nim_log(a: int, base: int) -> int:
     Raises
     ------
     ValueError
-        When a is not a power of base (no such x).
-    ZeroDivisionError
-        For a = 0 or base = 0.
+        When a is not a power of base (no such x), or for a = 0 or base = 0.
 
     Examples
     --------
@@ -261,7 +259,7 @@ def nim_log(a: int, base: int) -> int:
     a, base = _check_nimber(a), _check_nimber(base)
     if a == 0 or base == 0:
         raise ValueError("0 has no logarithm and is no base: nim_log works on non-zero nimbers")
-    bits = max(field_bits(a), field_bits(base))
+    bits = int(max(field_bits(a), field_bits(base)))
     n = (1 << bits) - 1
     la, lb = _log_primitive(a, bits), _log_primitive(base, bits)
     order = n // gcd(lb, n)  # the order of base
@@ -730,7 +728,7 @@ def subfield(a: int) -> int:
     >>> subfield(5), subfield(300)
     (4, 16)
     """
-    return field_bits(_check_nimber(a))
+    return int(field_bits(_check_nimber(a)))
 
 
 def in_subfield(a: int, bits: int) -> bool:

@@ -146,12 +146,12 @@ def _latex_table(t: np.ndarray, op: str) -> str:
 def _check_size(n: Any, limit: int = MAX_TABLE) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"the table size must be an int, not {type(n).__name__}")
-    n = int(n)
-    if n < 0:
-        raise ValueError(f"the table size must be non-negative, got {n}")
-    if n > limit:
-        raise ValueError(f"a {n} x {n} table is too large (at most {limit} x {limit})")
-    return n
+    size = int(n)
+    if size < 0:
+        raise ValueError(f"the table size must be non-negative, got {size}")
+    if size > limit:
+        raise ValueError(f"a {size} x {size} table is too large (at most {limit} x {limit})")
+    return size
 
 
 _ROW_BLOCK = 512
@@ -417,7 +417,8 @@ def _colours(t: np.ndarray) -> np.ndarray:
     lo = np.floor(pos).astype(int).clip(0, len(stops) - 2)
     frac = (pos - lo)[..., None]
     rgb = stops[lo] * (1 - frac) + stops[lo + 1] * frac
-    return (rgb * 255).round().astype(np.uint8)
+    colours: np.ndarray = (rgb * 255).round().astype(np.uint8)
+    return colours
 
 
 def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int = 1) -> Image:
