@@ -73,7 +73,8 @@ def main():
         g = best_of(lambda: ga * gb, 3) / m
         print(f"  galois.GF(2**64) array multiply: {g * 1e9:8.0f} ns/product -> nimbers {g / ours_arr:6.0f}x faster")
         gs = per_call_scalar(lambda x, y: x * y, [(GF(x), GF(y)) for x, y in pairs[:2000]])
-        print(f"  galois.GF(2**64) scalar multiply: {gs * 1e9:7.0f} ns/call  -> nimbers scalar {gs / ours:6.0f}x faster")
+        print(f"  galois.GF(2**64) scalar multiply: {gs * 1e9:7.0f} ns/call  "
+              f"-> nimbers scalar {gs / ours:6.0f}x faster")
     except ImportError:
         print("  (galois not installed: pip install galois for that peer)")
 

@@ -48,7 +48,8 @@ from .arith import (
 from .nimber import Nimber
 
 if TYPE_CHECKING:  # the submodules, for type checkers (imported lazily at run time)
-    from . import arith, cli, explain, field, games, linalg, tables, typing
+    from . import arith as arith, cli as cli, explain as explain, field as field  # noqa: F401
+    from . import games as games, linalg as linalg, tables as tables, typing as typing  # noqa: F401
 
 #: The submodules, imported on first attribute access.
 _SUBMODULES = ("arith", "cli", "explain", "field", "games", "linalg", "tables", "typing")

@@ -184,10 +184,10 @@ class NimSolution:
 
 def solve_memo(piles: Sequence[int], misere: bool = False) -> NimSolution:
     """Solves Nim by recursion with a transposition table keyed by the canonical (sorted)
-    position, as in the CMPUT 355 lecture notes (Nim, part 2).  The search uses its own stack, so deep games do not hit
-    Python's recursion limit.  Its cost grows with the number of canonical positions below
-    the start (about the product of (pile + 1) divided by the symmetries); the xorsum formula
-    answers in one pass.
+    position, as in the CMPUT 355 lecture notes (Nim, part 2).  The search uses its own
+    stack, so deep games do not hit Python's recursion limit.  Its cost grows with the
+    number of canonical positions below the start (about the product of (pile + 1) divided
+    by the symmetries); the xorsum formula answers in one pass.
 
     >>> sol = solve_memo([3, 5, 7])
     >>> sol.is_losing([3, 5, 7]), sol.winning_move([3, 5, 7])
@@ -268,10 +268,10 @@ class _MemoSolution(NimSolution):
 
 def solve_bottom_up(piles: Sequence[int], misere: bool = False,
                     progress: bool | None = None) -> NimSolution:
-    """Solves Nim bottom-up, as in the CMPUT 355 lecture notes (Nim, part 2): every position below the start is numbered in
-    mixed radix (pile i has radix start_i + 1), so every child is numbered lower than its
-    parent; positions are solved in increasing order, and each lost position marks every
-    position that moves to it as won, recording that move.  Memory and time grow with the
+    """Solves Nim bottom-up, as in the CMPUT 355 lecture notes (Nim, part 2): every position
+    below the start is numbered in mixed radix (pile i has radix start_i + 1), so every
+    child is numbered lower than its parent; positions are solved in increasing order, and
+    each lost position marks every position that moves to it as won, recording that move.  Memory and time grow with the
     product of (pile + 1).
 
     >>> sol = solve_bottom_up([10, 11, 4])
