@@ -70,8 +70,10 @@ def test_errors_are_one_line_exit_2(capsys, argv):
 
 
 def test_help_on_every_subcommand(capsys):
-    from nimbers.cli import _COMMANDS
-    for name, *_ in _COMMANDS:
+    from nimbers.cli import build_parser
+    _, commands = build_parser()
+    assert len(commands) >= 20
+    for name in commands:
         with pytest.raises(SystemExit) as exc:
             main([name, "--help"])
         out, _ = capsys.readouterr()
@@ -84,6 +86,143 @@ def test_module_and_console_script_agree():
     assert a.returncode == 0 and a.stdout.strip() == "12"
     b = subprocess.run([sys.executable, "-m", "nimbers", "inv", "0"], capture_output=True, text=True)
     assert b.returncode == 2 and len(b.stderr.strip().splitlines()) == 1
+
+
+# ---- the public face: version, suggestions, intermixed options, stdin batches, JSON, CSV ----
+
+
+def run_stdin(capsys, monkeypatch, data, *argv):
+    import io
+    monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": io.BytesIO(data.encode())})())
+    return run(capsys, *argv)
+
+
+def test_version(capsys):
+    import nimbers
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"nimbers {nimbers.__version__}"
+
+
+@pytest.mark.parametrize("typed,suggested", [("mull", "mul"), ("tabel", "table"),
+                                             ("solve-quadratc", "solve-quadratic")])
+def test_misspelt_commands_get_a_suggestion(capsys, typed, suggested):
+    with pytest.raises(SystemExit) as exc:
+        main([typed, "3"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"did you mean {suggested}" in err and len(err.splitlines()) == 1
+
+
+def test_options_and_operands_in_any_order(capsys):
+    code, out, _ = run(capsys, "heap", "0.77", "--period", "20")
+    assert code == 0 and out.splitlines()[0].split()[:5] == ["0", "1", "2", "3", "1"]
+    assert "period 12" in out.splitlines()[1]
+    assert run(capsys, "mul", "5", "--hex", "11")[1].strip() == "0xc"
+    with pytest.raises(SystemExit) as exc:
+        main(["heap", "0.77", "--perod"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "(try: nimbers heap --help)" in err  # not the top level
+
+
+def test_stdin_one_answer_a_line(capsys, monkeypatch):
+    from nimbers import nim_div, nim_inv, nim_mul, nim_pow, nim_sqrt
+    from nimbers.field import nim_log, nim_order
+    big = 2**100 + 7
+    cases = [
+        (["mul", "-"], "5 11\n8 8\n\n1 2 3\n0x10,3\n", ["12", "13", str(nim_mul(2, 3)), "48"]),
+        (["add", "-"], "3 5 7\n1\n", ["1", "1"]),
+        (["mul", "-"], f"{big} {big}\n2 3\n", [str(nim_mul(big, big)), "1"]),
+        (["div", "-"], "12 11\n1 3", ["5", str(nim_div(1, 3))]),
+        (["pow", "-"], "2 -1\n2 10\n", ["3", str(nim_pow(2, 10))]),
+        (["inv", "-", "--hex"], "2\n3\n", [hex(nim_inv(2)), hex(nim_inv(3))]),
+        (["sqrt", "-"], "2\n12345\n", [str(nim_sqrt(2)), str(nim_sqrt(12345))]),
+        (["log", "-"], "3 2\n", [str(nim_log(3, 2))]),
+        (["log", "-", "--base", "2"], "3\n1\n", ["2", "0"]),
+        (["order", "-"], "256\n2\n", [str(nim_order(256)), "3"]),
+    ]
+    for argv, data, expected in cases:
+        code, out, err = run_stdin(capsys, monkeypatch, data, *argv)
+        assert code == 0 and out.splitlines() == expected and err == "", (argv, out, err)
+
+
+@pytest.mark.parametrize("argv,data,message", [
+    (["div", "-"], "12 11\n3 0\n", "line 2: nim-division by 0"),
+    (["inv", "-"], "2\n\n0\n", "line 3: 0 has no nim-inverse"),
+    (["div", "-"], "1 2\n3 4 5\n", "line 2: div takes 2 numbers a line, got 3"),
+    (["mul", "-"], "1 2\n3 -4\n", "line 2: nimbers are non-negative"),
+    (["mul", "-"], "1 2\n3 x\n", "line 2: not a number"),
+    (["mul", "-"], "\n\n", "standard input holds no numbers"),
+    (["log", "-"], "3 2\n0 2\n", "line 2:"),
+])
+def test_stdin_errors_name_the_line(capsys, monkeypatch, argv, data, message):
+    code, out, err = run_stdin(capsys, monkeypatch, data, *argv)
+    assert code == 2 and message in err and len(err.splitlines()) == 1, err
+
+
+def test_stdin_batches_agree_with_the_scalar_path(capsys, monkeypatch):
+    import random
+    from nimbers import nim_mul
+    rng = random.Random(5)
+    pairs = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(2000)]
+    data = "".join(f"{a} {b}\n" for a, b in pairs)
+    code, out, _ = run_stdin(capsys, monkeypatch, data, "mul", "-")
+    assert code == 0 and out.split() == [str(nim_mul(a, b)) for a, b in pairs]
+
+
+def test_json_outputs(capsys):
+    import json
+    nim = json.loads(run(capsys, "nim", "3", "5", "7", "--json")[1])
+    assert nim == {"nim_sum": 1, "losing": False, "winning_moves": [
+        {"pile": 0, "take": 1, "new_size": 2}, {"pile": 1, "take": 1, "new_size": 4},
+        {"pile": 2, "take": 1, "new_size": 6}]}
+    heap = json.loads(run(capsys, "heap", "0.77", "12", "--period", "--json")[1])
+    assert heap["values"][:5] == [0, 1, 2, 3, 1] and heap["period"]["period"] == 12
+    assert json.loads(run(capsys, "explain", "8", "8", "--json")[1])["value"] == 13
+    assert json.loads(run(capsys, "minpoly", "2", "--json")[1]) == [1, 1, 1]
+    assert json.loads(run(capsys, "solve-quadratic", "1", "7", "--json")[1]) == [12, 13]
+    assert json.loads(run(capsys, "turning", "ruler", "4", "--json")[1]) == [1, 2, 1, 4]
+    turn = json.loads(run(capsys, "turning", "ruler", "--heads", "0,3,7", "--json")[1])
+    assert set(turn) == {"value", "winning_move"} and turn["value"] == 1 ^ 4 ^ 8
+
+
+def test_nim_numbers_piles_from_zero(capsys):
+    code, out, _ = run(capsys, "nim", "3", "5", "7")
+    assert out.splitlines()[-3:] == ["  take 1 from pile 0 (leaving 2)",
+                                     "  take 1 from pile 1 (leaving 4)",
+                                     "  take 1 from pile 2 (leaving 6)"]
+
+
+def test_matrices_in_whitespace_csv_and_the_table_csv(capsys, tmp_path):
+    from nimbers.linalg import det
+    m = [[1, 2, 3], [4, 5, 6], [7, 8, 10]]
+    (tmp_path / "m.txt").write_text("\n".join(" ".join(map(str, r)) for r in m) + "\n")
+    (tmp_path / "m.csv").write_text("\n".join(",".join(map(str, r)) for r in m) + "\n")
+    for name in ("m.txt", "m.csv"):
+        assert run(capsys, "det", str(tmp_path / name))[1].strip() == str(det(m))
+    code, csv_text, _ = run(capsys, "table", "6", "--op", "add", "--format", "csv")
+    (tmp_path / "t.csv").write_text(csv_text)
+    from nimbers.tables import add_table
+    assert run(capsys, "rank", str(tmp_path / "t.csv"))[1].strip() == str(
+        __import__("nimbers").linalg.rank(add_table(6)))
+
+
+def test_streamed_csv_is_the_csv(capsys):
+    from nimbers.tables import mul_table, to_csv
+    code, out, _ = run(capsys, "table", "40", "--format", "csv")
+    assert code == 0 and out == to_csv(mul_table(40)) + "\n"
+
+
+def test_log_order_is_said_loudly(capsys):
+    with pytest.raises(SystemExit):
+        main(["log", "--help"])
+    assert "A FIRST, THEN THE BASE" in capsys.readouterr().out
+    assert run(capsys, "log", "--base", "2", "3")[1].strip() == "2"
+
+
+def test_help_states_the_numbering(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "numbered from 0" in capsys.readouterr().out
 
 
 def test_heap_stats_save_and_resume(capsys, tmp_path):

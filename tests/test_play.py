@@ -18,7 +18,7 @@ def scripted(lines):
 def test_human_cannot_beat_perfect_play_from_a_losing_start():
     out = []
     # 1 2 3 is lost for the mover: whatever the human does, the computer wins
-    result = play(NimPlay(), [1, 2, 3], read=scripted(["3 3", "2 1", "1 1"] + ["1 1"] * 5),
+    result = play(NimPlay(), [1, 2, 3], read=scripted(["2 3", "1 1", "0 1"] + ["0 1"] * 5),
                   write=out.append)
     assert result == "computer" and out[-1] == "the computer wins."
 
@@ -31,7 +31,7 @@ def test_human_wins_with_the_winning_moves():
         shown = [line for line in out if line.startswith("piles:")][-1]
         piles = [int(w.split(":")[1]) for w in shown.split()[1:]]
         m = winning_moves(piles)[0]
-        return f"{m.pile + 1} {m.take}"
+        return f"{m.pile} {m.take}"
 
     assert play(NimPlay(), [3, 5, 7], read=perfect, write=out.append) == "human"
     assert out[-1] == "you win!"
@@ -39,7 +39,7 @@ def test_human_wins_with_the_winning_moves():
 
 def test_illegal_moves_are_explained_and_asked_again():
     out = []
-    result = play(NimPlay(), [1], read=scripted(["x", "2 1", "1 5", "1 0", "1", "1 1"]),
+    result = play(NimPlay(), [1], read=scripted(["x", "1 1", "0 5", "0 0", "0", "0 1"]),
                   write=out.append)
     illegal = [line for line in out if line.startswith("illegal move")]
     assert len(illegal) == 5 and result == "human"
@@ -59,7 +59,7 @@ def test_quit_and_end_of_input():
 def test_misere_and_computer_first():
     out = []
     result = play(NimPlay(misere=True), [1, 1, 1], first="computer",
-                  read=scripted(["2 1"]), write=out.append)
+                  read=scripted(["1 1"]), write=out.append)
     # the computer must take a stone, the human takes one, the computer takes the last: loses
     assert result == "human"
     assert any("misère" in line for line in out)
@@ -69,7 +69,7 @@ def test_kayles_play():
     out = []
     game = HeapPlay(octal_game("0.77"))
     # a heap of 4 (g = 1) is won for the computer, which moves first: it must win
-    result = play(game, [4], first="computer", read=scripted(["1 1", "1 1 1", "2 1", "3 1"]),
+    result = play(game, [4], first="computer", read=scripted(["0 1", "0 1 1", "1 1", "2 1"]),
                   write=out.append)
     assert result == "computer"
     assert out[0].startswith("0.77")
@@ -79,7 +79,7 @@ def test_cli_play_with_stdin():
     import subprocess
     import sys
     r = subprocess.run([sys.executable, "-m", "nimbers", "play", "nim", "1", "2"],
-                       input="2 1\n2 1\n", capture_output=True, text=True)
+                       input="1 1\n1 1\n", capture_output=True, text=True)
     assert r.returncode == 0 and "you win!" in r.stdout
     r = subprocess.run([sys.executable, "-m", "nimbers", "play", "nim", "x"],
                        input="", capture_output=True, text=True)

@@ -1,37 +1,54 @@
 """The ``nimbers`` command (also ``python -m nimbers``).
 
-Each subcommand is one function registered with :func:`command`; adding a subcommand is a
-local change: write the function, decorate it, declare its arguments.  Bad input prints one
-line on stderr and exits with status 2; nothing ends in a traceback.
+Plain argparse: one function per domain (arithmetic, tables and derivations, linear algebra,
+the nim field, games) declares its subcommands, each with one function that runs it.  Each
+subcommand parses its own arguments, options and operands in any order
+(``nimbers heap 0.77 --period 20``).
+
+Conventions shared by every subcommand:
+
+- numbers are decimal, ``0x..``, ``0b..`` or ``0o..``, of any size;
+- piles, heaps and coins are numbered from 0, left to right, as in the Python API;
+- ``-`` in place of the numbers reads them from standard input, one problem a line (numbers
+  separated by spaces or commas; blank lines skipped), and prints one answer a line --
+  batched through the array path, so a million lines take about a second;
+- ``--json`` prints structured output as one JSON document;
+- bad input prints one line on stderr and exits with status 2; nothing ends in a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+from typing import IO, Any, Callable, NoReturn, Sequence
 
-__all__ = ["main", "command", "parse_nimber"]
+import numpy as np
+
+__all__ = ["main", "build_parser", "parse_nimber", "parse_int", "read_matrix", "UsageError"]
 
 EXIT_USAGE = 2
+
+NUMBERING = "Piles, heaps and coins are numbered from 0, left to right, as in Python."
 
 
 class UsageError(Exception):
     """A problem with what the user typed: one line on stderr, exit status 2."""
 
 
+# ---- parsing numbers ------------------------------------------------------------------------
+
+
 def parse_nimber(text: str) -> int:
-    """A non-negative integer in decimal, 0x... or 0b... form (any size).
+    """A non-negative integer in decimal, 0x..., 0b... or 0o... form (any size).
 
     >>> parse_nimber("0x1F"), parse_nimber("0b101"), parse_nimber("12")
     (31, 5, 12)
     """
     s = text.strip().lower().replace("_", "")
     try:
-        if s.startswith(("0x", "0b", "0o")):
-            value = int(s, 0)
-        else:
-            value = int(s, 10)
+        value = int(s, 0) if s.startswith(("0x", "0b", "0o")) else int(s, 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 0:
@@ -47,35 +64,109 @@ def parse_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line: the problem and where to get help."""
-
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: {message} (try: {self.prog} --help)\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-_COMMANDS: list[tuple[str, str, str, Callable, Callable]] = []
+def _number(text: str, parse: Callable[[str], int] = parse_nimber) -> int:
+    """parse_nimber for values read by a command itself (a UsageError, not argparse's)."""
+    try:
+        return parse(text)
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def command(name: str, help: str, example: str) -> Callable:
-    """Registers a subcommand.  The decorated function takes the parsed arguments and
-    returns the text to print (or None); its ``arguments`` attribute (set with
-    :func:`arguments`) declares its arguments."""
-
-    def register(fn: Callable) -> Callable:
-        _COMMANDS.append((name, help, example, getattr(fn, "_arguments", lambda p: None), fn))
-        return fn
-
-    return register
+# ---- standard input: one problem a line, answered through the array path ---------------------
 
 
-def arguments(declare: Callable[[argparse.ArgumentParser], object]) -> Callable:
-    def attach(fn: Callable) -> Callable:
-        setattr(fn, "_arguments", declare)
-        return fn
+def _read_stdin() -> bytes:
+    return sys.stdin.buffer.read()
 
-    return attach
+
+def _tokens_per_line(data: bytes) -> np.ndarray:
+    """How many whitespace-separated tokens each line of ``data`` holds."""
+    lines = data.split(b"\n")
+    return np.fromiter(map(len, map(bytes.split, lines)), dtype=np.int64, count=len(lines))
+
+
+class _Batch:
+    """The problems of standard input: ``rows`` lines of numbers (blank lines dropped),
+    ``counts[i]`` numbers on problem i, ``tokens`` all of them in order, and the original
+    line number of each problem for error messages."""
+
+    def __init__(self, data: bytes) -> None:
+        try:
+            data.decode("ascii")
+        except UnicodeDecodeError:
+            raise UsageError("standard input: not a text of numbers") from None
+        data = data.replace(b",", b" ")
+        counts = _tokens_per_line(data)
+        self.line_numbers = np.flatnonzero(counts) + 1
+        self.counts = counts[counts > 0]
+        self.tokens = data.split()
+        if not self.tokens:
+            raise UsageError("standard input holds no numbers")
+
+    def require(self, arity: int, command: str) -> None:
+        bad = np.flatnonzero(self.counts != arity)
+        if bad.size:
+            i = int(bad[0])
+            raise UsageError(f"line {self.line_numbers[i]}: {command} takes {arity} "
+                             f"number{'s' if arity > 1 else ''} a line, got {self.counts[i]}")
+
+    def where(self, token_index: int) -> int:
+        """The input line of the token with this index."""
+        problem = int(np.searchsorted(np.cumsum(self.counts), token_index, side="right"))
+        return int(self.line_numbers[problem])
+
+    def values(self, signed_columns: Sequence[int] = (), arity: int = 1) -> Any:
+        """All numbers: a uint64 array (int64 in ``signed_columns``) when they fit, else a
+        list of Python ints; a bad number is reported with its line."""
+        try:
+            if not signed_columns:
+                return np.array(self.tokens).astype(np.uint64)
+            raw = np.array(self.tokens).reshape(-1, arity)
+            return [raw[:, k].astype(np.int64 if k in signed_columns else np.uint64)
+                    for k in range(arity)]
+        except (ValueError, OverflowError):
+            pass  # hex, big or bad numbers: one at a time, with the line of a bad one
+        out = []
+        for i, token in enumerate(self.tokens):
+            parse = parse_int if i % arity in signed_columns else parse_nimber
+            try:
+                out.append(parse(token.decode()))
+            except argparse.ArgumentTypeError as exc:
+                raise UsageError(f"line {self.where(i)}: {exc}") from None
+        if signed_columns:
+            return [np.array(out[k::arity], dtype=object) for k in range(arity)]
+        return out
+
+
+def _as_array(values: Any) -> np.ndarray:
+    if isinstance(values, np.ndarray):
+        return values
+    if all(v <= 0xFFFF_FFFF_FFFF_FFFF for v in values):
+        return np.array(values, dtype=np.uint64)
+    return np.array(values, dtype=object)
+
+
+def _answers(results: Any, args: argparse.Namespace) -> str:
+    values = np.asarray(results).tolist()
+    form = hex if getattr(args, "hex", False) else bin if getattr(args, "bin", False) else str
+    return "\n".join(map(form, values))
+
+
+def _batched(batch: _Batch, run: Callable[[], Any], one: Callable[[int], Any]) -> Any:
+    """Runs a whole batch; when it fails, finds the first problem that fails on its own and
+    reports it with its line number."""
+    try:
+        return run()
+    except (ValueError, ZeroDivisionError) as exc:
+        for i in range(len(batch.counts)):
+            try:
+                one(i)
+            except (ValueError, ZeroDivisionError) as bad:
+                raise UsageError(f"line {batch.line_numbers[i]}: {bad}") from None
+        raise exc
+
+
+# ---- output ----------------------------------------------------------------------------------
 
 
 def _format(value: int, args: argparse.Namespace) -> str:
@@ -88,206 +179,19 @@ def _format(value: int, args: argparse.Namespace) -> str:
 
 def _output_options(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--hex", action="store_true", help="print the result in hexadecimal")
-    g.add_argument("--bin", action="store_true", help="print the result in binary")
+    g.add_argument("--hex", action="store_true", help="print results in hexadecimal")
+    g.add_argument("--bin", action="store_true", help="print results in binary")
 
 
-def _operands(n: str | int, what: str = "nimbers") -> Callable:
-    def declare(p: argparse.ArgumentParser) -> None:
-        if n == "+":
-            p.add_argument("values", nargs="+", type=parse_nimber, metavar="N",
-                           help=f"{what} (decimal, 0x.. or 0b..)")
-        else:
-            p.add_argument("values", nargs=n, type=parse_nimber, metavar="N",
-                           help=f"{what} (decimal, 0x.. or 0b..)")
-        _output_options(p)
-    return declare
+def _json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-# ---- arithmetic ---------------------------------------------------------------------------
-
-@command("mul", "nim-product of the numbers", "nimbers mul 5 11    ->  12")
-@arguments(_operands("+"))
-def _mul(args: argparse.Namespace) -> str:
-    from .arith import nim_mul
-    result = 1
-    for v in args.values:
-        result = nim_mul(result, v)
-    return _format(result, args)
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)
 
 
-@command("add", "nim-sum (XOR) of the numbers", "nimbers add 3 5 7    ->  1")
-@arguments(_operands("+"))
-def _add(args: argparse.Namespace) -> str:
-    result = 0
-    for v in args.values:
-        result ^= v
-    return _format(result, args)
-
-
-@command("inv", "nim-inverse", "nimbers inv 2        ->  3")
-@arguments(_operands(1))
-def _inv(args: argparse.Namespace) -> str:
-    from .arith import nim_inv
-    return _format(nim_inv(args.values[0]), args)
-
-
-@command("div", "nim-quotient a / b", "nimbers div 1 3      ->  2")
-@arguments(_operands(2))
-def _div(args: argparse.Namespace) -> str:
-    from .arith import nim_div
-    return _format(nim_div(*args.values), args)
-
-
-def _pow_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("base", type=parse_nimber, help="the nimber")
-    p.add_argument("exponent", type=parse_int, help="an ordinary integer, may be negative")
-    _output_options(p)
-
-
-@command("pow", "nim-power: base nim-multiplied by itself exponent times",
-         "nimbers pow 2 10     ->  2")
-@arguments(_pow_args)
-def _pow(args: argparse.Namespace) -> str:
-    from .arith import nim_pow
-    return _format(nim_pow(args.base, args.exponent), args)
-
-
-@command("sqrt", "nim square root", "nimbers sqrt 2       ->  3")
-@arguments(_operands(1))
-def _sqrt(args: argparse.Namespace) -> str:
-    from .arith import nim_sqrt
-    return _format(nim_sqrt(args.values[0]), args)
-
-
-@command("explain", "the derivation of a nim-product (or of a nim-sum with --sum)",
-         "nimbers explain 5 11")
-@arguments(lambda p: (p.add_argument("values", nargs="+", type=parse_nimber, metavar="N"),
-                      p.add_argument("--sum", action="store_true",
-                                     help="explain the nim-sum of the numbers instead")))
-def _explain(args: argparse.Namespace) -> str:
-    from .explain import explain_mul, explain_sum
-    if args.sum:
-        return str(explain_sum(*args.values))
-    if len(args.values) != 2:
-        raise UsageError("explain takes two numbers (or --sum and any count)")
-    return str(explain_mul(*args.values))
-
-
-def _table_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("size", type=parse_nimber, help="the table covers 0 .. size-1")
-    p.add_argument("--op", choices=["mul", "add", "mex"], default="mul",
-                   help="mul (default), add, or mex: the product table built from the mex "
-                        "definition alone")
-    p.add_argument("--format", choices=["text", "csv"], default="text", dest="fmt")
-    p.add_argument("--png", metavar="FILE", help="also write a PNG picture of the table")
-
-
-@command("table", "addition or multiplication table", "nimbers table 16 --op mul --png t.png")
-@arguments(_table_args)
-def _table(args: argparse.Namespace) -> str | None:
-    from . import tables
-    builders = {"mul": tables.mul_table, "add": tables.add_table,
-                "mex": lambda n: tables.mex_table(n, progress=None)}
-    t = builders[args.op](args.size)
-    if args.png:
-        tables.table_image(t, args.png, scale=max(1, 512 // max(args.size, 1)))
-    sign = {"mul": "⊗", "add": "⊕", "mex": "⊗"}[args.op]
-    if args.fmt == "csv":
-        return tables.to_csv(t, op=args.op)
-    if args.png and args.size > 64:
-        return f"wrote {args.png}"
-    return tables.format_table(t, op=sign)
-
-
-# ---- linear algebra ------------------------------------------------------------------------
-
-def read_matrix(path: str) -> list[list[int]]:
-    """A matrix file: whitespace-separated non-negative integers (decimal or 0x..), one row a
-    line; '-' reads standard input.  Blank lines and lines starting with # are skipped."""
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not a text file") from None
-    rows: list[list[int]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        row = []
-        for col, word in enumerate(line.split(), 1):
-            try:
-                row.append(parse_nimber(word))
-            except argparse.ArgumentTypeError as exc:
-                raise UsageError(f"{path}: row {lineno}, column {col}: {exc}") from None
-        if rows and len(row) != len(rows[0]):
-            raise UsageError(f"{path}: row {lineno} has {len(row)} entries, "
-                             f"the first row has {len(rows[0])}")
-        rows.append(row)
-    if not rows:
-        raise UsageError(f"{path}: empty matrix")
-    return rows
-
-
-def _matrix_file(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="matrix file: integers separated by spaces, one row a line "
-                                "('-' for standard input)")
-
-
-@command("det", "determinant (= permanent) of a matrix over the nim field", "nimbers det m.txt")
-@arguments(_matrix_file)
-def _det(args: argparse.Namespace) -> str:
-    from .linalg import det
-    return str(det(read_matrix(args.file)))
-
-
-@command("rank", "rank of a matrix over the nim field", "nimbers rank m.txt")
-@arguments(_matrix_file)
-def _rank(args: argparse.Namespace) -> str:
-    from .linalg import rank
-    return str(rank(read_matrix(args.file)))
-
-
-def _solve_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("a_file", help="coefficient matrix file ('-' for standard input)")
-    p.add_argument("b_file", help="right-hand side: one column, or a matrix")
-
-
-@command("solve", "the x with A x = B over the nim field", "nimbers solve A.txt B.txt")
-@arguments(_solve_args)
-def _solve(args: argparse.Namespace) -> str:
-    from .linalg import solve
-    if args.a_file == "-" and args.b_file == "-":
-        raise UsageError("only one of the files can be standard input")
-    x = solve(read_matrix(args.a_file), read_matrix(args.b_file))
-    return "\n".join(" ".join(str(v) for v in row) for row in x.tolist())
-
-
-# ---- the nim field ---------------------------------------------------------------------------
-
-@command("log", "discrete logarithm: the least x with base^x = a", "nimbers log 3 2     ->  2")
-@arguments(lambda p: (p.add_argument("a", type=parse_nimber), p.add_argument("base", type=parse_nimber)))
-def _log(args: argparse.Namespace) -> str:
-    from .field import nim_log
-    return str(nim_log(args.a, args.base))
-
-
-@command("order", "multiplicative order of a nimber", "nimbers order 256   ->  21845")
-@arguments(_operands(1))
-def _order(args: argparse.Namespace) -> str:
-    from .field import nim_order
-    return str(nim_order(args.values[0]))
-
-
-@command("minpoly", "minimal polynomial over GF(2), highest degree first", "nimbers minpoly 8")
-@arguments(_operands(1))
-def _minpoly(args: argparse.Namespace) -> str:
-    from .field import minimal_polynomial
-    coeffs = minimal_polynomial(args.values[0])
+def _polynomial(coeffs: Sequence[int]) -> str:
     degree = len(coeffs) - 1
     terms = []
     for i, c in enumerate(coeffs):
@@ -297,14 +201,327 @@ def _minpoly(args: argparse.Namespace) -> str:
     return " + ".join(terms)
 
 
-@command("solve-quadratic", "all x with x*x + b*x = c (nim operations)",
-         "nimbers solve-quadratic 1 7")
-@arguments(lambda p: (p.add_argument("b", type=parse_nimber), p.add_argument("c", type=parse_nimber),
-                      p.add_argument("--bits", type=parse_nimber,
-                                     help="only roots in GF(2^bits) (a power of two)")))
+# ---- declaring subcommands -------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line: the problem and where to get help."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (try: {self.prog} --help)\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+Runner = Callable[[argparse.Namespace], "str | None"]
+
+
+class _Commands:
+    """The subcommands being declared, and their examples for the top-level help."""
+
+    def __init__(self, subparsers: argparse._SubParsersAction[_Parser]) -> None:
+        self.subparsers = subparsers
+        self.parsers: dict[str, argparse.ArgumentParser] = {}
+        self.examples: list[str] = []
+
+    def add(self, name: str, summary: str, example: str, run: Runner) -> argparse.ArgumentParser:
+        p = self.subparsers.add_parser(name, help=summary, description=summary,
+                                       epilog=f"Example:\n  {example}\n\n{NUMBERING}",
+                                       formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(run=run, command=name)
+        self.parsers[name] = p
+        self.examples.append(example)
+        return p
+
+
+# ---- arithmetic -------------------------------------------------------------------------------
+
+_STDIN_HELP = "'-' reads them from standard input, one problem a line"
+
+
+def arithmetic_commands(commands: _Commands) -> None:
+    """mul, add, div, pow, inv, sqrt: the field operations, on the command line or on
+    standard input (one problem a line, batched through the array path)."""
+    for name, summary, example in (
+            ("mul", "nim-product of the numbers", "nimbers mul 5 11    ->  12"),
+            ("add", "nim-sum (XOR) of the numbers", "nimbers add 3 5 7    ->  1")):
+        p = commands.add(name, summary, example, _fold)
+        p.add_argument("values", nargs="+", metavar="N",
+                       help=f"nimbers (decimal, 0x.. or 0b..); {_STDIN_HELP}")
+        _output_options(p)
+    p = commands.add("div", "nim-quotient a / b", "nimbers div 1 3      ->  2", _binary)
+    p.add_argument("values", nargs="+", metavar="N", help=f"a and b; {_STDIN_HELP}")
+    _output_options(p)
+    p = commands.add("pow", "nim-power: base nim-multiplied by itself exponent times",
+                     "nimbers pow 2 10     ->  2", _binary)
+    p.add_argument("values", nargs="+", metavar="N",
+                   help=f"the base (a nimber) and the exponent (an ordinary integer, may be "
+                        f"negative); {_STDIN_HELP}")
+    _output_options(p)
+    for name, summary, example in (("inv", "nim-inverse", "nimbers inv 2        ->  3"),
+                                   ("sqrt", "nim square root", "nimbers sqrt 2       ->  3")):
+        p = commands.add(name, summary, example, _unary)
+        p.add_argument("values", nargs="+", metavar="N", help=f"a nimber; {_STDIN_HELP}")
+        _output_options(p)
+
+
+def _operation(name: str) -> Any:
+    from . import arith
+    return getattr(arith, f"nim_{name}")
+
+
+def _fold(args: argparse.Namespace) -> str:
+    """mul and add: the product or sum of the numbers; on standard input, of each line's."""
+    op = _operation(args.command)
+    if args.values != ["-"]:
+        result = 1 if args.command == "mul" else 0
+        for text in args.values:
+            result = op(result, _number(text))
+        return _format(result, args)
+    batch = _Batch(_read_stdin())
+    values = _as_array(batch.values())
+    starts = np.concatenate(([0], np.cumsum(batch.counts)[:-1])).astype(np.intp)
+    return _answers(op.reduceat(values, starts), args)
+
+
+def _binary(args: argparse.Namespace) -> str:
+    """div and pow: one problem on the command line, or one a line on standard input."""
+    op = _operation(args.command)
+    exponent = args.command == "pow"
+    if args.values != ["-"]:
+        if len(args.values) != 2:
+            raise UsageError(f"{args.command} takes 2 numbers, got {len(args.values)}")
+        first = _number(args.values[0])
+        second = _number(args.values[1], parse_int if exponent else parse_nimber)
+        return _format(op(first, second), args)
+    batch = _Batch(_read_stdin())
+    batch.require(2, args.command)
+    if exponent:
+        a, b = batch.values(signed_columns=(1,), arity=2)
+    else:
+        values = _as_array(batch.values())
+        a, b = values[0::2], values[1::2]
+    return _answers(_batched(batch, lambda: op(a, b), lambda i: op(int(a[i]), int(b[i]))), args)
+
+
+def _unary(args: argparse.Namespace) -> str:
+    op = _operation(args.command)
+    if args.values != ["-"]:
+        if len(args.values) != 1:
+            raise UsageError(f"{args.command} takes 1 number, got {len(args.values)}")
+        return _format(op(_number(args.values[0])), args)
+    batch = _Batch(_read_stdin())
+    batch.require(1, args.command)
+    a = _as_array(batch.values())
+    return _answers(_batched(batch, lambda: op(a), lambda i: op(int(a[i]))), args)
+
+
+# ---- tables and derivations -------------------------------------------------------------------
+
+
+def table_commands(commands: _Commands) -> None:
+    """table and explain."""
+    p = commands.add("table", "addition or multiplication table (CSV streamed row by row)",
+                     "nimbers table 16 --op mul --png t.png", _table)
+    p.add_argument("size", type=parse_nimber, help="the table covers 0 .. size-1")
+    p.add_argument("--op", choices=["mul", "add", "mex"], default="mul",
+                   help="mul (default), add, or mex: the product table built from the mex "
+                        "definition alone")
+    p.add_argument("--format", choices=["text", "csv"], default="text", dest="fmt")
+    p.add_argument("--png", metavar="FILE", help="also write a PNG picture of the table")
+
+    p = commands.add("explain", "the derivation of a nim-product (or of a nim-sum with --sum)",
+                     "nimbers explain 5 11", _explain)
+    p.add_argument("values", nargs="+", type=parse_nimber, metavar="N")
+    p.add_argument("--sum", action="store_true", help="explain the nim-sum of the numbers instead")
+    _json_option(p)
+
+
+def _table(args: argparse.Namespace) -> str | None:
+    from . import tables
+    if args.fmt == "csv" and args.op != "mex" and not args.png:
+        tables.write_csv(sys.stdout, args.size, op=args.op)  # row blocks: bounded memory
+        return None
+    builders = {"mul": tables.mul_table, "add": tables.add_table,
+                "mex": lambda n: tables.mex_table(n, progress=None)}
+    t = builders[args.op](args.size)
+    if args.png:
+        tables.table_image(t, args.png, scale=max(1, 512 // max(args.size, 1)))
+    if args.fmt == "csv":
+        return tables.to_csv(t, op=args.op)
+    if args.png and args.size > 64:
+        return f"wrote {args.png}"
+    sign = {"mul": "⊗", "add": "⊕", "mex": "⊗"}[args.op]
+    return tables.format_table(t, op=sign)
+
+
+def _explain(args: argparse.Namespace) -> str:
+    from .explain import explain_mul, explain_sum
+    if args.sum:
+        d = explain_sum(args.values)
+    elif len(args.values) != 2:
+        raise UsageError("explain takes two numbers (or --sum and any count)")
+    else:
+        d = explain_mul(*args.values)
+    if args.json:
+        return _json({"lines": d.lines, "value": d.value, "equations": d.equations,
+                      "notes": d.notes})
+    return str(d)
+
+
+# ---- linear algebra ---------------------------------------------------------------------------
+
+
+def read_matrix(path: str) -> list[list[int]]:
+    """A matrix file: non-negative integers (decimal or 0x..) separated by spaces or commas,
+    one row a line; '-' reads standard input.  Blank lines and lines starting with # are
+    skipped, and the labelled CSV that ``nimbers table --format csv`` writes (a header row
+    and a label column) is read as the table inside."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a text file") from None
+    lines = [(n, line.replace(",", " ").split()) for n, line in enumerate(text.splitlines(), 1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    labelled = bool(lines) and lines[0][1][0].lower() in ("mul", "add", "mex")
+    if labelled:
+        lines = [(n, words[1:]) for n, words in lines[1:]]
+    rows: list[list[int]] = []
+    for lineno, words in lines:
+        row = []
+        for col, word in enumerate(words, 1):
+            try:
+                row.append(parse_nimber(word))
+            except argparse.ArgumentTypeError as exc:
+                raise UsageError(f"{path}: row {lineno}, column {col}: {exc}") from None
+        if rows and len(row) != len(rows[0]):
+            raise UsageError(f"{path}: row {lineno} has {len(row)} entries, "
+                             f"the first row has {len(rows[0])}")
+        rows.append(row)
+    if not rows or not rows[0]:
+        raise UsageError(f"{path}: empty matrix")
+    return rows
+
+
+def linalg_commands(commands: _Commands) -> None:
+    """det, rank, solve: matrices read from files (whitespace or CSV)."""
+    for name, summary, run in (
+            ("det", "determinant (= permanent) of a matrix over the nim field", _det),
+            ("rank", "rank of a matrix over the nim field", _rank)):
+        p = commands.add(name, summary, f"nimbers {name} m.txt", run)
+        p.add_argument("file", help="matrix file: integers separated by spaces or commas, one "
+                                    "row a line ('-' for standard input)")
+    p = commands.add("solve", "the x with A x = B over the nim field", "nimbers solve A.txt B.txt",
+                     _solve)
+    p.add_argument("a_file", help="coefficient matrix file ('-' for standard input)")
+    p.add_argument("b_file", help="right-hand side: one column, or a matrix")
+    _json_option(p)
+
+
+def _det(args: argparse.Namespace) -> str:
+    from .linalg import det
+    return str(det(read_matrix(args.file)))
+
+
+def _rank(args: argparse.Namespace) -> str:
+    from .linalg import rank
+    return str(rank(read_matrix(args.file)))
+
+
+def _solve(args: argparse.Namespace) -> str:
+    from .linalg import solve
+    if args.a_file == "-" and args.b_file == "-":
+        raise UsageError("only one of the files can be standard input")
+    x = solve(read_matrix(args.a_file), read_matrix(args.b_file)).tolist()
+    if args.json:
+        return _json(x)
+    return "\n".join(" ".join(str(v) for v in row) for row in x)
+
+
+# ---- the nim field ------------------------------------------------------------------------------
+
+
+def field_commands(commands: _Commands) -> None:
+    """log, order, minpoly, solve-quadratic."""
+    p = commands.add("log", "discrete logarithm: the least x with base^x = a. Mind the order: "
+                            "A FIRST, THEN THE BASE (as math.log(a, base))",
+                     "nimbers log 3 2     ->  2   (2^2 = 3)", _log)
+    p.add_argument("values", nargs="+", metavar="N",
+                   help="a, then the base (or --base B and a); '-' reads 'a base' pairs from "
+                        "standard input")
+    p.add_argument("--base", type=parse_nimber,
+                   help="the base, given by name (then only a is positional)")
+    p = commands.add("order", "multiplicative order of a nimber", "nimbers order 256   ->  21845",
+                     _order)
+    p.add_argument("values", nargs="+", metavar="N", help=f"a nimber; {_STDIN_HELP}")
+    p = commands.add("minpoly", "minimal polynomial over GF(2), highest degree first",
+                     "nimbers minpoly 8", _minpoly)
+    p.add_argument("value", type=parse_nimber, metavar="N")
+    _json_option(p)
+    p = commands.add("solve-quadratic", "all x with x*x + b*x = c (nim operations)",
+                     "nimbers solve-quadratic 1 7", _solve_quadratic)
+    p.add_argument("b", type=parse_nimber)
+    p.add_argument("c", type=parse_nimber)
+    p.add_argument("--bits", type=parse_nimber, help="only roots in GF(2^bits) (a power of two)")
+    _json_option(p)
+
+
+def _log(args: argparse.Namespace) -> str:
+    from .field import nim_log
+    if args.values == ["-"]:
+        if args.base is not None:
+            batch = _Batch(_read_stdin())
+            batch.require(1, "log --base")
+            return "\n".join(str(nim_log(a, args.base)) for a in batch.values())
+        batch = _Batch(_read_stdin())
+        batch.require(2, "log")
+        values = batch.values()
+        return "\n".join(str(_one(batch, i, nim_log, values[2 * i], values[2 * i + 1]))
+                         for i in range(len(batch.counts)))
+    numbers = [_number(v) for v in args.values]
+    if args.base is not None:
+        if len(numbers) != 1:
+            raise UsageError(f"log --base B takes one number a, got {len(numbers)}")
+        return str(nim_log(numbers[0], args.base))
+    if len(numbers) != 2:
+        raise UsageError(f"log takes a and then the base, got {len(numbers)} numbers")
+    return str(nim_log(a=numbers[0], base=numbers[1]))
+
+
+def _one(batch: _Batch, i: int, fn: Callable[..., Any], *operands: Any) -> Any:
+    """One problem of a batch that runs problem by problem: errors name the line."""
+    try:
+        return fn(*operands)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise UsageError(f"line {batch.line_numbers[i]}: {exc}") from None
+
+
+def _order(args: argparse.Namespace) -> str:
+    from .field import nim_order
+    if args.values == ["-"]:
+        batch = _Batch(_read_stdin())
+        batch.require(1, "order")
+        return "\n".join(str(_one(batch, i, nim_order, a)) for i, a in enumerate(batch.values()))
+    if len(args.values) != 1:
+        raise UsageError(f"order takes 1 number, got {len(args.values)}")
+    return str(nim_order(_number(args.values[0])))
+
+
+def _minpoly(args: argparse.Namespace) -> str:
+    from .field import minimal_polynomial
+    coeffs = minimal_polynomial(args.value)
+    return _json(coeffs) if args.json else _polynomial(coeffs)
+
+
 def _solve_quadratic(args: argparse.Namespace) -> str:
     from .field import solve_quadratic
     roots = solve_quadratic(args.b, args.c, bits=args.bits)
+    if args.json:
+        return _json(roots)
     return " ".join(str(r) for r in roots) if roots else "no root"
 
 
@@ -399,11 +616,6 @@ def ordinal_command(op: str, values: Sequence[str], ascii: bool = False) -> str:
             f"{show(new)}")
 
 
-@command("ordinal", "nim arithmetic on ordinals below ω^ω^ω (Conway, Lenstra)",
-         "nimbers ordinal mul w w^2   ->  2")
-@arguments(_ordinal_args)
-def _ordinal(args: argparse.Namespace) -> str:
-    return ordinal_command(args.op, args.values, ascii=args.ascii)
 
 
 def _lexicode_args(p: argparse.ArgumentParser) -> None:
@@ -432,40 +644,40 @@ def lexicode_command(n: int, d: int, base: int = 2, method: str = "game",
     return "\n".join(lines)
 
 
-@command("lexicode", "lexicographic codes (Conway and Sloane): size and generator matrix",
-         "nimbers lexicode 24 8")
-@arguments(_lexicode_args)
+def ordinal_commands(commands: _Commands) -> None:
+    """ordinal and lexicode."""
+    _ordinal_args(commands.add("ordinal", "nim arithmetic on ordinals below ω^ω^ω (Conway, Lenstra)",
+                               "nimbers ordinal mul w w^2   ->  2", _ordinal))
+    _lexicode_args(commands.add("lexicode", "lexicographic codes (Conway and Sloane): size and "
+                                            "generator matrix", "nimbers lexicode 24 8", _lexicode))
+
+
+def _ordinal(args: argparse.Namespace) -> str:
+    return ordinal_command(args.op, args.values, ascii=args.ascii)
+
+
 def _lexicode(args: argparse.Namespace) -> str:
     return lexicode_command(args.n, args.d, args.base, args.method, args.words)
 
 
-# ---- games ---------------------------------------------------------------------------------
+# ---- games ------------------------------------------------------------------------------------
 
-def _piles_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("piles", nargs="+", type=parse_nimber, metavar="PILE", help="pile sizes")
+
+def game_commands(commands: _Commands) -> None:
+    """nim, heap, turning, tartan, play."""
+    p = commands.add("nim", "the nim-sum, the verdict and every winning move of a Nim position",
+                     "nimbers nim 3 5 7", _nim)
+    p.add_argument("piles", nargs="+", type=parse_nimber, metavar="PILE",
+                   help="pile sizes (pile 0 first)")
     p.add_argument("--misere", action="store_true", help="whoever takes the last stone loses")
+    _json_option(p)
 
-
-@command("nim", "the nim-sum, the verdict and every winning move of a Nim position",
-         "nimbers nim 3 5 7")
-@arguments(_piles_args)
-def _nim(args: argparse.Namespace) -> str:
-    from .games.nim import is_losing, nim_sum, winning_moves
-    lines = [f"nim-sum: {nim_sum(args.piles)}"]
-    if is_losing(args.piles, misere=args.misere):
-        lines.append("P-position: the player to move loses (safe for the player who just moved)")
-    else:
-        lines.append("N-position: the player to move wins; winning moves:")
-        for m in winning_moves(args.piles, misere=args.misere):
-            lines.append(f"  take {m.take} from pile {m.pile + 1} (leaving {m.new_size})")
-    return "\n".join(lines)
-
-
-def _heap_args(p: argparse.ArgumentParser) -> None:
+    p = commands.add("heap", "Grundy values (and period, statistics) of a heap game",
+                     "nimbers heap 0.77 20 --period;  nimbers heap 0.16 100000 --stats", _heap)
     p.add_argument("code", help="octal or take-and-break code such as 0.77 (Kayles), or "
                                 "'grundy' for Grundy's game")
     p.add_argument("count", type=parse_nimber, nargs="?", default=30,
-                   help="how many Grundy values to compute (default 30)")
+                   help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
                    help="also find the period (proved by the octal periodicity theorem)")
     p.add_argument("--stats", action="store_true",
@@ -475,11 +687,58 @@ def _heap_args(p: argparse.ArgumentParser) -> None:
                    help="save the values (and the state to resume from, FILE.npy.json)")
     p.add_argument("--resume", metavar="FILE.npy",
                    help="start from the values saved there (by --save) instead of from 0")
+    _json_option(p)
+
+    p = commands.add("turning", "values and winning moves of a coin-turning game",
+                     "nimbers turning ruler --heads 0,3,7", _turning)
+    p.add_argument("game", help="a family (turning-turtles, mocking-turtles, moebius, mogul, "
+                                "gold-moidores, at-most-T, motley, twins, triplets, ruler, "
+                                "progression, turnips, grunt) or a turning code like 1-3C(5)")
+    p.add_argument("count", type=parse_nimber, nargs="?", default=20,
+                   help="how many values G(0..count-1) to print (default 20)")
+    p.add_argument("--heads", metavar="COINS",
+                   help="a position: head coins '0,3,7' or a row like HTHHT; prints its value "
+                        "and a winning move")
+    _json_option(p)
+
+    p = commands.add("tartan", "values and winning moves of 2-D coin-turning games (Tartan theorem)",
+                     "nimbers tartan twins twins --heads 3:5,2:2", _tartan)
+    p.add_argument("games", nargs="+", help="two or more 1-D games (names or codes), or one "
+                                            "of turning-corners, rugs, acrostic-twins")
+    p.add_argument("--heads", metavar="HEADS", help="heads as row:column pairs, e.g. 3:5,2:2")
+    p.add_argument("--size", type=parse_nimber, default=8, help="board side for the table")
+    _json_option(p)
+
+    p = commands.add("play", "play a game against a perfect opponent", "nimbers play nim 3 5 7",
+                     _play)
+    p.add_argument("game", choices=["nim", "octal", "turning"],
+                   help="nim (then pile sizes), octal (then a code and heap sizes) or turning "
+                        "(then a game and a row like HTHHT)")
+    p.add_argument("setup", nargs="+", help="nim: pile sizes; octal: a code, then heap sizes; "
+                                            "turning: a game, then a row of H and T")
+    p.add_argument("--misere", action="store_true", help="Nim only: the last mover loses")
+    p.add_argument("--first", choices=["human", "computer"], default="human",
+                   help="who moves first (default: you)")
 
 
-@command("heap", "Grundy values (and period, statistics) of a heap game",
-         "nimbers heap 0.77 20 --period;  nimbers heap 0.16 100000 --stats")
-@arguments(_heap_args)
+def _nim(args: argparse.Namespace) -> str:
+    from .games.nim import is_losing, nim_sum, winning_moves
+    total = nim_sum(args.piles)
+    losing = is_losing(args.piles, misere=args.misere)
+    moves = [] if losing else winning_moves(args.piles, misere=args.misere)
+    if args.json:
+        return _json({"nim_sum": total, "losing": losing,
+                      "winning_moves": [m._asdict() for m in moves]})
+    lines = [f"nim-sum: {total}"]
+    if losing:
+        lines.append("P-position: the player to move loses (safe for the player who just moved)")
+    else:
+        lines.append("N-position: the player to move wins; winning moves (piles from 0):")
+        for m in moves:
+            lines.append(f"  take {m.take} from pile {m.pile} (leaving {m.new_size})")
+    return "\n".join(lines)
+
+
 def _heap(args: argparse.Namespace) -> str:
     from .games.heap import HeapGame, heap_game_from_code
     if args.resume:
@@ -488,28 +747,28 @@ def _heap(args: argparse.Namespace) -> str:
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game_from_code(args.code)
-    values = game.nim_values(args.count)
-    lines = [str(game.stats(args.count))] if args.stats else \
-        [" ".join(str(v) for v in values.tolist())]
-    if args.period:
-        lines.append(str(game.period()))
+    values = game.nim_values(args.count).tolist()
+    stats = game.stats(args.count) if args.stats else None
+    period = game.period() if args.period else None
     if args.save:
         game.save(args.save)
+    if args.json:
+        data: dict[str, Any] = {"game": game.name, "code": game.code}
+        if stats is None:
+            data["values"] = values
+        else:
+            data["stats"] = str(stats)
+        if period is not None:
+            data["period"] = {"period": period.period, "preperiod": period.preperiod,
+                              "proven": period.proven, "checked_up_to": period.checked_up_to}
+        return _json(data)
+    lines = [str(stats) if stats is not None else " ".join(str(v) for v in values)]
+    if period is not None:
+        lines.append(str(period))
     return "\n".join(lines)
 
 
-def _turning_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", help="a family (turning-turtles, mocking-turtles, moebius, mogul, "
-                                "gold-moidores, at-most-T, motley, twins, triplets, ruler, "
-                                "progression, turnips, grunt) or a turning code like 1-3C(5)")
-    p.add_argument("count", type=parse_nimber, nargs="?", default=20,
-                   help="how many values G(0..count-1) to print (default 20)")
-    p.add_argument("--heads", metavar="COINS",
-                   help="a position: head coins '0,3,7' (numbered from 0) or a row like HTHHT; "
-                        "prints its value and a winning move")
-
-
-def _parse_heads(text: str):
+def _parse_heads(text: str) -> str | list[int]:
     t = text.strip()
     if t and set(t.upper()) <= {"H", "T"}:
         return t
@@ -519,33 +778,22 @@ def _parse_heads(text: str):
         raise UsageError(f"heads are coin numbers like 0,3,7 or a row like HTHHT, got {text!r}") from None
 
 
-@command("turning", "values and winning moves of a coin-turning game (coins from 0)",
-         "nimbers turning ruler --heads 0,3,7")
-@arguments(_turning_args)
 def _turning(args: argparse.Namespace) -> str:
     from .games.turning import named_game
     game = named_game(args.game)
     if args.heads is None:
-        return " ".join(str(v) for v in game.nim_values(args.count).tolist())
+        values = game.nim_values(args.count).tolist()
+        return _json(values) if args.json else " ".join(str(v) for v in values)
     heads = _parse_heads(args.heads)
     value = game.nim_value(heads)
     move = game.winning_move(heads)
+    if args.json:
+        return _json({"value": value, "winning_move": move})
     verdict = "no winning move: every move loses" if move is None else \
         "winning move: turn coins " + ",".join(str(c) for c in move)
     return f"value: {value}\n{verdict}"
 
 
-def _tartan_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("games", nargs="+", help="two or more 1-D games (names or codes), or one "
-                                            "of turning-corners, rugs, acrostic-twins")
-    p.add_argument("--heads", metavar="HEADS",
-                   help="heads as row:column pairs, e.g. 3:5,2:2 (numbered from 0)")
-    p.add_argument("--size", type=parse_nimber, default=8, help="board side for the table")
-
-
-@command("tartan", "values and winning moves of 2-D coin-turning games (Tartan theorem)",
-         "nimbers tartan twins twins --heads 3:5,2:2")
-@arguments(_tartan_args)
 def _tartan(args: argparse.Namespace) -> str:
     from .games.tartan import acrostic_twins, rugs, tartan, turning_corners
     from .tables import format_table
@@ -563,33 +811,24 @@ def _tartan(args: argparse.Namespace) -> str:
         shape = [args.size] * (len(getattr(game, "factors", (0, 0))))
         if len(shape) != 2:
             raise UsageError("a table is printed for two games only; use --heads")
-        return format_table(game.nim_values(*shape), op="G")
+        values = game.nim_values(*shape)
+        return _json(values.tolist()) if args.json else format_table(values, op="G")
     value = game.nim_value(args.heads)
     move = game.winning_move(args.heads)
+    if args.json:
+        return _json({"value": value, "winning_move": None if move is None else
+                      [list(c) for c in move]})
     verdict = "no winning move: every move loses" if move is None else \
         "winning move: turn " + ",".join(":".join(str(v) for v in c) for c in move)
     return f"value: {value}\n{verdict}"
 
 
-def _play_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", choices=["nim", "octal", "turning"],
-                   help="nim (then pile sizes), octal (then a code and heap sizes) or turning "
-                        "(then a game and a row like HTHHT)")
-    p.add_argument("setup", nargs="+", help="nim: pile sizes; octal: a code, then heap sizes; "
-                                            "turning: a game, then a row of H and T")
-    p.add_argument("--misere", action="store_true", help="Nim only: the last mover loses")
-    p.add_argument("--first", choices=["human", "computer"], default="human",
-                   help="who moves first (default: you)")
-
-
-@command("play", "play a game against a perfect opponent", "nimbers play nim 3 5 7")
-@arguments(_play_args)
 def _play(args: argparse.Namespace) -> None:
     from .games.play import HeapPlay, NimPlay, play
     game: Any
     if args.game == "nim":
         game = NimPlay(misere=args.misere)
-        position = [_setup_number(v) for v in args.setup]
+        position = [_number(v) for v in args.setup]
     elif args.game == "turning":
         from .games.play import TurningPlay
         from .games.turning import heads_of, named_game
@@ -602,30 +841,24 @@ def _play(args: argparse.Namespace) -> None:
         if len(args.setup) < 2:
             raise UsageError("play octal needs a code and at least one heap size")
         game = HeapPlay(heap_game_from_code(args.setup[0]))
-        position = [_setup_number(v) for v in args.setup[1:]]
+        position = [_number(v) for v in args.setup[1:]]
     play(game, position, first=args.first)
     return None
 
 
-def _setup_number(text: str) -> int:
-    try:
-        return parse_nimber(text)
-    except argparse.ArgumentTypeError as exc:
-        raise UsageError(str(exc)) from None
+# ---- the web playground -------------------------------------------------------------------------
 
 
-# ---- the web playground ----------------------------------------------------------------
-
-def _serve_args(p: argparse.ArgumentParser) -> None:
+def web_commands(commands: _Commands) -> None:
+    """serve: the web playground."""
+    p = commands.add("serve", "the web playground: calculator, tables, games, sequences and a "
+                              "JSON API", "nimbers serve --open", _serve)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
     p.add_argument("--open", action="store_true", help="open the playground in a browser")
 
 
-@command("serve", "the web playground: calculator, tables, games, sequences and a JSON API",
-         "nimbers serve --open")
-@arguments(_serve_args)
 def _serve(args: argparse.Namespace) -> None:
     from .web import serve
     if not 0 <= args.port <= 65535:
@@ -634,36 +867,75 @@ def _serve(args: argparse.Namespace) -> None:
     return None
 
 
-# ---- the parser and the entry point ------------------------------------------------------
+# ---- the parser and the entry point ------------------------------------------------------------
 
-def build_parser() -> argparse.ArgumentParser:
+#: The domains, each declaring its subcommands.
+DOMAINS: tuple[Callable[[_Commands], None], ...] = (
+    arithmetic_commands, table_commands, linalg_commands, field_commands, ordinal_commands,
+    game_commands, web_commands)
+
+
+def _version() -> str:
+    from ._version import __version__
+    return __version__
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each subcommand's own parser, by name."""
     parser = _Parser(
         prog="nimbers",
         description="Nimber arithmetic, impartial games and linear algebra over the nim field. "
                     "Numbers may be decimal, 0x.. or 0b.., of any size.",
-        epilog="Examples:\n" + "\n".join(f"  {ex}" for _, _, ex, _, _ in _COMMANDS)
-               + "\n\nEach command has its own --help.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"nimbers {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, help_text, example, declare, fn in _COMMANDS:
-        p = sub.add_parser(name, help=help_text, description=help_text,
-                           epilog=f"Example:\n  {example}",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
-        declare(p)
-        p.set_defaults(func=fn)
-    return parser
+    commands = _Commands(sub)
+    for declare in DOMAINS:
+        declare(commands)
+    parser.epilog = ("Examples:\n" + "\n".join(f"  {ex}" for ex in commands.examples)
+                     + f"\n\n{NUMBERING}\n'-' in place of numbers reads standard input, one "
+                       "problem a line.\nEach command has its own --help.")
+    return parser, commands.parsers
+
+
+def _unknown_command(name: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    return f"nimbers: unknown command {name!r}{hint} (try: nimbers --help)\n"
+
+
+def _parse(argv: Sequence[str]) -> argparse.Namespace | None:
+    parser, commands = build_parser()
+    if argv and not argv[0].startswith("-"):
+        if argv[0] not in commands:
+            sys.stderr.write(_unknown_command(argv[0], list(commands)))
+            raise SystemExit(EXIT_USAGE)
+        # Each subcommand parses its own arguments, options and operands intermixed.
+        return commands[argv[0]].parse_intermixed_args(argv[1:])
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help()
+        return None
+    return args
+
+
+def _write(out: str, stream: IO[str]) -> None:
+    stream.write(out + "\n")
+    stream.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
+    args = _parse(list(sys.argv[1:] if argv is None else argv))
+    if args is None:
         return EXIT_USAGE
     try:
-        out = args.func(args)
+        out = args.run(args)
+        if out is not None:
+            _write(out, sys.stdout)
+    except BrokenPipeError:
+        return 0
     except (UsageError, ValueError, TypeError, ZeroDivisionError, OverflowError,
             MemoryError, ImportError, OSError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -672,12 +944,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("nimbers: interrupted\n")
         return 130
-    if out is not None:
-        try:
-            sys.stdout.write(out + "\n")
-            sys.stdout.flush()
-        except BrokenPipeError:
-            return 0
     return 0
 
 

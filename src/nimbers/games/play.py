@@ -73,18 +73,22 @@ def _numbers(text: str) -> list[int]:
         raise ValueError(f"type numbers, e.g. '2 3' (got {text!r})") from None
 
 
+def _stones(n: int) -> str:
+    return "1 stone" if n == 1 else f"{n} stones"
+
+
 class NimPlay:
-    """Nim: a move is "PILE TAKE" (piles numbered from 1)."""
+    """Nim: a move is "PILE TAKE" (piles numbered from 0, as everywhere in nimbers)."""
 
     def __init__(self, misere: bool = False) -> None:
         self.misere = misere
         self.last_mover_wins = not misere
         kind = "misère Nim: whoever takes the last stone loses" if misere else \
             "Nim: whoever takes the last stone wins"
-        self.rules = f"{kind}. Type PILE TAKE (e.g. '2 3'), or q to quit."
+        self.rules = f"{kind}. Type PILE TAKE (piles from 0, e.g. '2 3'), or q to quit."
 
     def show(self, piles: Sequence[int]) -> str:
-        return "piles: " + "  ".join(f"{i + 1}:{p}" for i, p in enumerate(piles))
+        return "piles: " + "  ".join(f"{i}:{p}" for i, p in enumerate(piles))
 
     def over(self, piles: Sequence[int]) -> bool:
         return not any(piles)
@@ -94,14 +98,14 @@ class NimPlay:
         if len(nums) != 2:
             raise ValueError("type two numbers: the pile and how many stones to take")
         pile, take = nums
-        if not 1 <= pile <= len(piles):
-            raise ValueError(f"there is no pile {pile} (piles 1 to {len(piles)})")
+        if not 0 <= pile < len(piles):
+            raise ValueError(f"there is no pile {pile} (piles 0 to {len(piles) - 1})")
         if take < 1:
             raise ValueError("take at least one stone")
-        if take > piles[pile - 1]:
-            raise ValueError(f"pile {pile} has only {piles[pile - 1]} stones")
+        if take > piles[pile]:
+            raise ValueError(f"pile {pile} has only {_stones(piles[pile])}")
         new = list(piles)
-        new[pile - 1] -= take
+        new[pile] -= take
         return new
 
     def computer(self, piles: list[int]) -> tuple[str, list[int]]:
@@ -114,14 +118,14 @@ class NimPlay:
             take = 1
         new = list(piles)
         new[pile] -= take
-        return f"takes {take} from pile {pile + 1}", new
+        return f"takes {take} from pile {pile}", new
 
     def losing(self, piles: list[int]) -> bool:
         return is_losing(piles, misere=self.misere)
 
 
 class HeapPlay:
-    """A heap game: a move is "HEAP TAKE [HEAPS LEFT...]" (heaps numbered from 1)."""
+    """A heap game: a move is "HEAP TAKE [HEAPS LEFT...]" (heaps numbered from 0)."""
 
     def __init__(self, game: HeapGame) -> None:
         self.game = game
@@ -130,7 +134,7 @@ class HeapPlay:
                       "and the sizes of the heaps it leaves (e.g. '1 2 3 4'), or q to quit.")
 
     def show(self, heaps: Sequence[int]) -> str:
-        return "heaps: " + "  ".join(f"{i + 1}:{h}" for i, h in enumerate(heaps))
+        return "heaps: " + "  ".join(f"{i}:{h}" for i, h in enumerate(heaps))
 
     def over(self, heaps: Sequence[int]) -> bool:
         return not any(next(self.game.heap_moves(h), None) is not None for h in heaps)
@@ -140,15 +144,15 @@ class HeapPlay:
         if len(nums) < 2:
             raise ValueError("type the heap, the tokens to take, and the heaps left")
         heap, take, left = nums[0], nums[1], tuple(sorted(nums[2:]))
-        if not 1 <= heap <= len(heaps):
-            raise ValueError(f"there is no heap {heap} (heaps 1 to {len(heaps)})")
-        h = heaps[heap - 1]
+        if not 0 <= heap < len(heaps):
+            raise ValueError(f"there is no heap {heap} (heaps 0 to {len(heaps) - 1})")
+        h = heaps[heap]
         legal = {(k, tuple(sorted(rest))) for k, rest in self.game.heap_moves(h)}
         if (take, left) not in legal:
             options = sorted({k for k, _ in legal})
             raise ValueError(f"that move is not allowed from a heap of {h}"
                              + (f" (it may take {options} tokens)" if options else " (no move)"))
-        return heaps[:heap - 1] + list(left) + heaps[heap:]
+        return heaps[:heap] + list(left) + heaps[heap + 1:]
 
     def computer(self, heaps: list[int]) -> tuple[str, list[int]]:
         move = self.game.winning_move(heaps)
@@ -157,7 +161,7 @@ class HeapPlay:
             k, left = next(self.game.heap_moves(heaps[i]))
         else:
             i, k, left = move
-        desc = f"takes {k} from heap {i + 1}" + (f", leaving {list(left)}" if left else "")
+        desc = f"takes {k} from heap {i}" + (f", leaving {list(left)}" if left else "")
         return desc, heaps[:i] + list(left) + heaps[i + 1:]
 
 
