@@ -76,3 +76,16 @@ def test_bad_input():
         sol.is_losing([4, 1])
     with pytest.raises(ValueError):
         sol.is_losing([1, 1, 1])
+
+
+def test_bottom_up_numbering_is_public():
+    import itertools
+    sol = solve_bottom_up([2, 3, 1])
+    positions = [list(p) for p in itertools.product(range(3), range(4), range(2))]
+    numbers = sorted(sol.index(p) for p in positions)
+    assert numbers == list(range(24))
+    for p in positions:
+        assert sol.position(sol.index(p)) == p
+        for i in range(3):  # every move leads to a lower number
+            for new in range(p[i]):
+                assert sol.index(p[:i] + [new] + p[i + 1:]) < sol.index(p)

@@ -272,7 +272,7 @@ def solve_bottom_up(piles: Sequence[int], misere: bool = False,
     below the start is numbered in mixed radix (pile i has radix start_i + 1), so every
     child is numbered lower than its parent; positions are solved in increasing order, and
     each lost position marks every position that moves to it as won, recording that move.  Memory and time grow with the
-    product of (pile + 1).
+    product of (pile + 1).  The solution's ``index`` and ``position`` give that numbering.
 
     >>> sol = solve_bottom_up([10, 11, 4])
     >>> sol.winning_move([10, 11, 4])
@@ -318,18 +318,34 @@ class _BottomUpSolution(NimSolution):
                     bar.update(65536)
             bar.update(size % 65536)
 
-    def _index(self, position: Sequence[int]) -> int:
+    def index(self, position: Sequence[int]) -> int:
+        """The position's number in the solver's table: mixed radix, pile 0 the lowest digit
+        (pile i has radix start_i + 1), so a move always leads to a lower number.
+
+        >>> solve_bottom_up([2, 3]).index([1, 2])   # 1 + 2 * (2 + 1)
+        7
+        """
         pos = self._check(position)
         for p, limit in zip(pos, self.start):
             if p > limit:
                 raise ValueError(f"the position {pos} is not below the start {self.start}")
         return sum(p * r for p, r in zip(pos, self.radix))
 
+    def position(self, index: int) -> list[int]:
+        """The position with this number (the inverse of :meth:`index`).
+
+        >>> solve_bottom_up([2, 3]).position(7)
+        [1, 2]
+        """
+        if not 0 <= index < len(self.wins):
+            raise ValueError(f"positions are numbered 0 to {len(self.wins) - 1}, got {index}")
+        return [index // r % (limit + 1) for r, limit in zip(self.radix, self.start)]
+
     def is_losing(self, position: Sequence[int]) -> bool:
-        return not self.wins[self._index(position)]
+        return not self.wins[self.index(position)]
 
     def winning_move(self, position: Sequence[int]) -> Move | None:
-        j = self._index(position)
+        j = self.index(position)
         child = int(self.winmove[j])
         if child < 0:
             return None
