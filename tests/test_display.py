@@ -131,3 +131,21 @@ def test_write_csv_streams_in_bounded_memory():
     assert sink.size > 2_000_000 and peak < sink.size // 2
     with pytest.raises(ValueError):
         write_csv(out, 4, op="div")
+
+
+def test_positions_show_as_coins():
+    from nimbers.games.positions import Board, Row
+    from nimbers.games.turning import named_game
+    row = Row("THHT")
+    assert str(row) == "THHT" and repr(row) == "Row('THHT')" and list(row) == [1, 2]
+    html = row._repr_html_()
+    assert html.count("&#9679;") == 2 and html.count("&#9675;") == 2 and "<td>3</td>" in html
+    ruler = named_game("ruler")
+    assert ruler.position_value(row) == ruler.position_value([1, 2])  # a Row is a position
+    board = Board("1:2,0:0", shape=(2, 3))
+    assert str(board) == "HTT\nTTH" and list(board) == [(0, 0), (1, 2)]
+    assert board._repr_html_().count("&#9679;") == 2
+    with pytest.raises(ValueError):
+        Row([5], length=3)
+    with pytest.raises(ValueError):
+        Board("3:3", shape=(2, 2))
