@@ -62,6 +62,20 @@ def set_kernel(name: str) -> None:
     one: while another thread computes, it raises RuntimeError (a switch mid-way would mix
     two working bases).
 
+    Parameters
+    ----------
+    name : {"auto", "portable", "clmul", "vpclmul"}
+        The kernel.
+
+    Raises
+    ------
+    ValueError
+        For another name, or a kernel this CPU cannot run.
+    RuntimeError
+        While another thread computes.
+
+    Examples
+    --------
     >>> set_kernel("portable"); nim_mul(8, 8)
     13
     >>> set_kernel("auto")
@@ -70,8 +84,15 @@ def set_kernel(name: str) -> None:
 
 
 def get_kernel() -> str:
-    """The selected 64-bit kernel: ``"portable"``, ``"clmul"`` or ``"vpclmul"``.
+    """The selected 64-bit kernel.
 
+    Returns
+    -------
+    str
+        ``"portable"``, ``"clmul"`` or ``"vpclmul"``.
+
+    Examples
+    --------
     >>> get_kernel() in available_kernels()
     True
     """
@@ -81,6 +102,13 @@ def get_kernel() -> str:
 def available_kernels() -> tuple[str, ...]:
     """The kernels this CPU can run, fastest last; ``set_kernel("auto")`` takes the last.
 
+    Returns
+    -------
+    tuple of str
+        Kernel names, ``"portable"`` first.
+
+    Examples
+    --------
     >>> available_kernels()[0]
     'portable'
     """
@@ -430,8 +458,20 @@ nim_inv: UnaryOperation = _make("inv", f"""The nim-inverse a^-1 of a non-zero ni
 
 def field_bits(a: Any) -> Any:
     """The smallest 2^k with a < 2^(2^k): the size in bits of the smallest nim field
-    GF(2^(2^k)) that holds a.  Ints of any size, or arrays of unsigned integers.
+    GF(2^(2^k)) that holds a.
 
+    Parameters
+    ----------
+    a : int, Nimber or array of unsigned integers
+        Non-negative integers of any size.
+
+    Returns
+    -------
+    int or ndarray
+        2^k (a uint8 array for arrays of up to 64 bits).
+
+    Examples
+    --------
     >>> field_bits(0), field_bits(1), field_bits(2), field_bits(15), field_bits(16)
     (1, 1, 2, 4, 8)
     >>> field_bits(2**64)
