@@ -124,7 +124,17 @@ def test_arrays_of_nimbers_are_read_as_their_values():
     # a clear TypeError, never a wrong answer.
     with pytest.raises(TypeError, match="not Nimber"):
         nim_mul(np.array([Nimber(5), 7], dtype=object), 3)
-    assert nim_add.reduce([3, 5, 7]) == 1 and nim_mul.outer([2], [3]).tolist() == [[1]]
+    assert int(nim_add.reduce([Nimber(3), Nimber(5), 7])) == 1
+    assert nim_mul.outer([Nimber(2)], [Nimber(3)]).tolist() == [[1]]
+
+
+def test_ufunc_methods_take_lists_as_calls_do():
+    # ints above 2^63 beside small ones stay exact (numpy alone would make floats)
+    big = 2**63 + 5
+    assert nim_mul.outer([1, big], [3]).tolist() == [[3], [nim_mul(big, 3)]]
+    assert int(nim_add.reduce([1, big, 3])) == 1 ^ big ^ 3
+    assert nim_pow.outer([2, 3], [-1, 2]).tolist() == [[3, 3], [2, 2]]
+    assert nim_add.reduceat([1, 2, 3, 4], [0, 2]).tolist() == [3, 7]
 
 
 def test_other_modules_take_nimbers():

@@ -222,10 +222,16 @@ def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
     where input and output share a dtype)."""
     method = getattr(ufunc, name)
     lazy_method = getattr(lazy, name, None)
+    # The operands as the call path makes them (lists exact at any size, Nimbers read as
+    # their values); reduceat's second argument is indices, not an operand.
+    operand_count = 2 if name == "outer" else 1
+    second = _exponent if ufunc.__name__ == "nim_pow" else _operand
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if lazy_method is not None and any(lazy.is_lazy(a) for a in args):
             return lazy_method(ufunc, *args, **kwargs)
+        args = tuple((_operand if i == 0 else second)(a) if i < operand_count else a
+                     for i, a in enumerate(args))
         if name in ("accumulate", "reduceat") and args:
             first = args[0] if hasattr(args[0], "__array_ufunc__") else _sequence_operand(args[0])
             args = (lazy.unsigned_view(first),) + args[1:]
