@@ -44,3 +44,11 @@ nim_mul("a", 3)  # E: no overload takes a str
 nim_mul(1.5, 3)  # E: nor a float
 Nimber(5) * 1.5  # E: a Nimber does not meet floats
 nim_pow(2, 1.5)  # E: the exponent is an integer
+
+from nimbers.explain import Derivation, explain_mul  # noqa: E402
+from nimbers.tables import Table, mul_table  # noqa: E402
+
+assert_type(mul_table(4), Table)
+assert_type(explain_mul(5, 11), Derivation)
+assert_type(nim_mul.outer([Nimber(2)], [3]), NimberArray)
+nim_mul.outer("ab", [3])  # E: a str is no array of nimbers
