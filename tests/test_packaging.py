@@ -10,6 +10,7 @@ import pathlib
 import subprocess
 import sys
 import tarfile
+from xml.etree import ElementTree
 
 import pytest
 
@@ -59,6 +60,10 @@ def test_sdist_installs_and_its_tests_pass(sdist, tmp_path):
     _run(python, "-m", "pip", "install", "-q", f"{sdist}[test]")
     # The tests, the documents and the installed package's doctests (not src/, which has
     # no compiled core in an unpacked sdist).
-    out = _run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--pyargs", "nimbers",
-               "tests", "docs", "README.md", cwd=project)
-    assert " passed" in out and " failed" not in out
+    report = tmp_path / "report.xml"
+    _run(python, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}",
+         "--pyargs", "nimbers", "tests", "docs", "README.md", cwd=project)
+    suite = ElementTree.parse(report).getroot().find("testsuite")
+    counts = {k: int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped")}
+    assert counts["tests"] - counts["skipped"] > 500, counts
+    assert counts["failures"] == counts["errors"] == 0, counts
