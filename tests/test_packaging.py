@@ -52,7 +52,10 @@ def test_sdist_carries_what_its_tests_need(sdist):
 
 def test_sdist_installs_and_its_tests_pass(sdist, tmp_path):
     with tarfile.open(sdist) as tar:
-        tar.extractall(tmp_path, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python 3.10.12+ and 3.11.4+
+            tar.extractall(tmp_path, filter="data")
+        else:
+            tar.extractall(tmp_path)
     (project,) = tmp_path.glob("nimbers-*")
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", venv)
