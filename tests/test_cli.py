@@ -134,6 +134,8 @@ def test_stdin_one_answer_a_line(capsys, monkeypatch):
         (["mul", "-"], f"{big} {big}\n2 3\n", [str(nim_mul(big, big)), "1"]),
         (["div", "-"], "12 11\n1 3", ["5", str(nim_div(1, 3))]),
         (["pow", "-"], "2 -1\n2 10\n", ["3", str(nim_pow(2, 10))]),
+        (["pow", "-"], "0x10 -0x2\n3 0b11\n", [str(nim_pow(16, -2)), str(nim_pow(3, 3))]),
+        (["mul", "-"], "1_000 +5\n007 2\n", [str(nim_mul(1000, 5)), str(nim_mul(7, 2))]),
         (["inv", "-", "--hex"], "2\n3\n", [hex(nim_inv(2)), hex(nim_inv(3))]),
         (["sqrt", "-"], "2\n12345\n", [str(nim_sqrt(2)), str(nim_sqrt(12345))]),
         (["log", "-"], "3 2\n", [str(nim_log(3, 2))]),
