@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from .arith import field_bits, nim_div, nim_inv, nim_mul, nim_pow, nim_square, nim_sqrt
+from .arith import field_bits, nim_div, nim_mul, nim_pow, nim_square, nim_sqrt
 from .nimber import nimber_value
 
 __all__ = ["FERMAT_PRIME_FACTORS", "group_order_factors", "nim_order", "is_primitive",
