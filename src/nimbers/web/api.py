@@ -9,7 +9,7 @@ largest integer a browser's JSON parser keeps exactly) are sent as decimal strin
 >>> calculate("mul", 5, 11)["result"]
 {'dec': '12', 'hex': '0xc', 'bin': '0b1100'}
 >>> nim_hint([3, 5, 7], misere=False)["moves"][0]["text"]
-'take 1 from pile 1 (3 → 2)'
+'take 1 from pile 0 (3 → 2)'
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def mex_step(n: int, a: int, b: int) -> dict[str, Any]:
 # ---- Nim -----------------------------------------------------------------------------------
 
 def _nim_move_text(pile: int, take: int, old: int) -> str:
-    return f"take {take} from pile {pile + 1} ({old} → {old - take})"
+    return f"take {take} from pile {pile} ({old} → {old - take})"  # piles from 0
 
 
 def nim_hint(piles: list[int], misere: bool) -> dict[str, Any]:
@@ -183,7 +183,7 @@ def _finish(position: Any, over: bool, mover: str, last_mover_wins: bool) -> dic
 def nim_move(piles: list[int], misere: bool, pile: int, take: int) -> dict[str, Any]:
     """The human's move, checked by the library's Nim player (NimPlay)."""
     game = play.NimPlay(misere=misere)
-    new = game.parse(f"{pile + 1} {take}", list(piles))
+    new = game.parse(f"{pile} {take}", list(piles))
     result = _finish(new, game.over(new), "human", game.last_mover_wins)
     result["text"] = _nim_move_text(pile, take, piles[pile])
     return result
@@ -238,9 +238,9 @@ def heap_game(spec: str) -> games.HeapGame:
 
 def _heap_move_text(index: int, take: int, old: int, left: tuple[int, ...]) -> str:
     if take:
-        what = f"take {take} from heap {index + 1} ({old})"
+        what = f"take {take} from heap {index} ({old})"  # heaps from 0
     else:
-        what = f"split heap {index + 1} ({old})"
+        what = f"split heap {index} ({old})"
     return what + (", leaving " + " + ".join(str(h) for h in left) if left else ", leaving nothing")
 
 
@@ -248,7 +248,7 @@ def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
     """Every move from one heap, with the value of the position each leaves."""
     game = heap_game(spec)
     if not 0 <= index < len(heaps):
-        raise ValueError(f"there is no heap {index + 1} (heaps 1 to {len(heaps)})")
+        raise ValueError(f"there is no heap {index} (heaps 0 to {len(heaps) - 1})")
     rest = heaps[:index] + heaps[index + 1:]
     options = []
     seen = set()
@@ -292,8 +292,8 @@ def heap_move(spec: str, heaps: list[int], index: int, take: int,
     """The human's move, checked by the library's heap player (HeapPlay)."""
     game = play.HeapPlay(heap_game(spec))
     if not 0 <= index < len(heaps):
-        raise ValueError(f"there is no heap {index + 1} (heaps 1 to {len(heaps)})")
-    words = [str(index + 1), str(take)] + [str(h) for h in leave]
+        raise ValueError(f"there is no heap {index} (heaps 0 to {len(heaps) - 1})")
+    words = [str(index), str(take)] + [str(h) for h in leave]
     new = game.parse(" ".join(words), list(heaps))
     result = _finish(new, game.over(new), "human", True)
     result["text"] = _heap_move_text(index, take, heaps[index], tuple(sorted(leave)))

@@ -375,18 +375,18 @@ function renderBoard() {
   if (kind === "nim" || kind === "misere") {
     board.replaceChildren(...play.position.map((size, i) => {
       const stones = [...Array(Math.min(size, 60)).keys()].map((j) => el("button", {
-        type: "button", class: "stone", title: `take ${size - j} from pile ${i + 1}`,
-        "data-pile": i, "data-index": j, "aria-label": `pile ${i + 1}, stone ${j + 1}`,
+        type: "button", class: "stone", title: `take ${size - j} from pile ${i}`,
+        "data-pile": i, "data-index": j, "aria-label": `pile ${i}, stone ${j + 1}`,
         onclick: () => humanMove({ pile: i, take: size - j }),
         onmouseenter: () => lightStones(i, j, true), onmouseleave: () => lightStones(i, j, false),
       }));
-      return el("div", { class: "pile" }, el("span", { class: "label", text: `pile ${i + 1}: ${size}` }), ...stones,
+      return el("div", { class: "pile" }, el("span", { class: "label", text: `pile ${i}: ${size}` }), ...stones,
                 size > 60 ? el("span", { text: ` … (${size} stones)` }) : "");
     }));
   } else if (kind === "heap") {
     board.replaceChildren(el("div", { class: "coins" }, ...play.position.map((size, i) => el("button", {
       type: "button", class: "heap" + (play.chosenHeap === i ? " chosen" : ""), "data-heap": i,
-      text: `heap ${i + 1}: ${"●".repeat(Math.min(size, 30))}${size > 30 ? "…" : ""} (${size})`,
+      text: `heap ${i}: ${"●".repeat(Math.min(size, 30))}${size > 30 ? "…" : ""} (${size})`,
       onclick: () => showHeapOptions(i),
     }))));
   } else if (kind === "turning") {
