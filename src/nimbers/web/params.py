@@ -101,7 +101,7 @@ def choice(params: dict[str, Any], name: str, options: tuple[str, ...], default:
     v = _get(params, name, default)
     if v not in options:
         raise BadRequest(f"{name}: must be one of {', '.join(options)}, got {v!r}")
-    return v
+    return str(v)
 
 
 def text(params: dict[str, Any], name: str, longest: int = 40, default: Any = ...) -> str:
