@@ -42,7 +42,7 @@ def mex(values: Iterable[int]) -> int:
     return m
 
 
-def _options(moves: Callable[[Any], Iterable[Hashable]], position: Hashable) -> list:
+def _options(moves: Callable[[Any], Iterable[Hashable]], position: Hashable) -> list[Hashable]:
     opts = moves(position)
     try:
         opts = list(opts)
@@ -96,8 +96,8 @@ def _solve(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
         cache = {}
     if position in cache:
         return cache[position]
-    on_path: set = {position}
-    stack: list[tuple[Hashable, list, int]] = [(position, _options(moves, position), 0)]
+    on_path: set[Hashable] = {position}
+    stack: list[tuple[Hashable, list[Hashable], int]] = [(position, _options(moves, position), 0)]
     while stack:
         pos, opts, i = stack[-1]
         while i < len(opts) and opts[i] in cache:
@@ -120,7 +120,8 @@ def _solve(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
     return cache[position]
 
 
-def sum_value(components: Sequence[Hashable], moves: Callable, cache: MutableMapping | None = None) -> int:
+def sum_value(components: Sequence[Hashable], moves: Callable[[Any], Iterable[Hashable]],
+              cache: MutableMapping[Hashable, int] | None = None) -> int:
     """The Grundy value of a sum of games: the nim-sum of the components' values.
 
     >>> sub = lambda n: [n - k for k in (1, 2) if n >= k]
@@ -135,8 +136,8 @@ def sum_value(components: Sequence[Hashable], moves: Callable, cache: MutableMap
     return total
 
 
-def winning_move_in_sum(components: Sequence[Hashable], moves: Callable,
-                        cache: MutableMapping | None = None) -> tuple[int, Hashable] | None:
+def winning_move_in_sum(components: Sequence[Hashable], moves: Callable[[Any], Iterable[Hashable]],
+                        cache: MutableMapping[Hashable, int] | None = None) -> tuple[int, Hashable] | None:
     """A move that makes the sum's value 0: (component index, its new position), or None
     when the sum is already 0 (every move loses).
 

@@ -17,7 +17,7 @@ position with a non-zero nim-sum is *unsafe*, an N-position, a win for the playe
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -205,7 +205,7 @@ class _MemoSolution(NimSolution):
         self._solve(tuple(sorted(start)))
 
     @staticmethod
-    def _children(pos: tuple[int, ...]):
+    def _children(pos: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         for i, p in enumerate(pos):
             if i and pos[i - 1] == p:
                 continue  # equal piles give the same canonical children
@@ -215,7 +215,7 @@ class _MemoSolution(NimSolution):
     def _solve(self, root: tuple[int, ...]) -> None:
         table = self.table
         # frames: [position, its children (an iterator), the child being solved]
-        stack: list[list] = [[root, self._children(root), None]]
+        stack: list[list[Any]] = [[root, self._children(root), None]]
         while stack:
             frame = stack[-1]
             pos, children, pending = frame

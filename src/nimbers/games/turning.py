@@ -389,7 +389,8 @@ def _first_sets(t: Term, x: int, hi: int) -> Iterator[tuple[int, ...]]:
             yield (0,) + rest
 
 
-def _symmetric_sets(t: Term, x: int, hi: int, lowest: int, fixed_left: bool = False):
+def _symmetric_sets(t: Term, x: int, hi: int, lowest: int,
+                    fixed_left: bool = False) -> Iterator[tuple[int, ...]]:
     """Symmetric sets {l, ..., x} (a_i + a_(k+1-i) = l + x), other coins only."""
     if not fixed_left and t.allows(1):
         yield ()
