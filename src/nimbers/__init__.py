@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .arith import (
+    available_kernels,
     field_bits,
     get_kernel,
     nim_add,
@@ -57,6 +58,7 @@ _SUBMODULES = ("arith", "cli", "explain", "field", "games", "linalg", "tables", 
 __all__ = [
     "Nimber",
     "__version__",
+    "available_kernels",
     "field_bits",
     "get_kernel",
     "nim_add",
@@ -71,7 +73,7 @@ __all__ = [
 
 
 # The public objects say where users find them (help(), reprs, pickles, the API reference).
-for _obj in (Nimber, field_bits, get_kernel, set_kernel):
+for _obj in (Nimber, available_kernels, field_bits, get_kernel, set_kernel):
     _obj.__module__ = __name__
 del _obj
 
