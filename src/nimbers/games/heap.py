@@ -599,7 +599,7 @@ class HeapGame(MisereByEngine):
             n = min(max_n, target if target is not None and n < target <= step else step)
 
     # -- saving and resuming --
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Saves the computed values to path (a .npy file, numpy.load reads it) and the state
         needed to go on to path + ".json" (the game, the count, a proven period).
 
@@ -625,7 +625,7 @@ class HeapGame(MisereByEngine):
             json.dump(state, f, indent=1)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> HeapGame:
+    def load(cls, path: str | os.PathLike[str]) -> HeapGame:
         """The game saved by save(path), its values restored: computing more resumes where
         the saved run stopped."""
         path = os.fspath(path)
