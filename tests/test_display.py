@@ -141,7 +141,7 @@ def test_positions_show_as_coins():
     html = row._repr_html_()
     assert html.count("&#9679;") == 2 and html.count("&#9675;") == 2 and "<td>3</td>" in html
     ruler = named_game("ruler")
-    assert ruler.position_value(row) == ruler.position_value([1, 2])  # a Row is a position
+    assert ruler.nim_value(row) == ruler.nim_value([1, 2])  # a Row is a position
     board = Board("1:2,0:0", shape=(2, 3))
     assert str(board) == "HTT\nTTH" and list(board) == [(0, 0), (1, 2)]
     assert board._repr_html_().count("&#9679;") == 2

@@ -137,7 +137,9 @@ def test_contest_problem_arithmetic_progressions():
 
 def test_custom_rules():
     g = TurningGame(moves=lambda x: [()] + [(y,) for y in range(x) if (x - y) % 2 == 1], name="odd gaps")
-    assert g.nim_values(10).tolist() == brute_values(lambda s: len(s) == 1 or (len(s) == 2 and (s[1] - s[0]) % 2 == 1), 10)
+    def odd_pair(s):
+        return len(s) == 1 or (len(s) == 2 and (s[1] - s[0]) % 2 == 1)
+    assert g.nim_values(10).tolist() == brute_values(odd_pair, 10)
 
 
 def test_bad_rules_and_positions():
