@@ -4,7 +4,7 @@ from the definitions and returns the evidence, never just a yes.
 * The Mock Turtle theorem (Winning Ways ch. 14): every value of "turn 1 to 2m+1 coins" is
   odious, and with coins from 0 the values of "turn 1 to 2m coins" are those of "turn 1 to
   2m+1 coins" at the next coin, halved: G_2m(x) = floor(G_2m+1(x + 1) / 2).  (The
-  turning-games reference states it with the same index, which is false; see its errata.)
+  blog "On nim multiplication and some related games" states it with the same index, which is false; see its errata.)
 * The Tartan theorem (Winning Ways ch. 14; ONAG ch. 14): the value of a coin of the product
   game A x B is the nim-product G_A(a) (x) G_B(b).
 
