@@ -446,7 +446,7 @@ class HeapGame(MisereByEngine):
 
     def genus(self, position: int | Sequence[int]) -> Genus:
         """The genus g^(γ0 γ1 ...) of a position (see :mod:`.misere`): normal value g, γn the
-        misère value with n copies of *2 added; tame sums by the Nim rule.
+        misère value with n copies of ``*2`` added; tame sums by the Nim rule.
 
         >>> print(octal_game("0.77").genus([1, 2]))
         3^31
