@@ -13,6 +13,9 @@ cd "$(dirname "$0")/.."
 venv=$(mktemp -d /tmp/nimbers-asan.XXXXXX)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv --system-site-packages "$venv"
+# The build runs without isolation (against the numpy installed here), so the venv needs the
+# build requirements of pyproject.toml itself (setuptools new enough for its SPDX license).
+"$venv/bin/python" -m pip install -q "setuptools>=77" wheel
 NIMBERS_SANITIZE=1 "$venv/bin/python" -m pip install -q --no-build-isolation --no-deps \
     --target "$venv/site" . >/dev/null
 asan=$(gcc -print-file-name=libasan.so)
