@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._gf2 import XorBasis
 from .arith import field_bits, nim_div, nim_mul, nim_pow, nim_square, nim_sqrt
 from .nimber import nimber_value
 
@@ -439,19 +440,12 @@ def minimal_polynomial(a: int, max_bits: int = MINPOLY_MAX_BITS) -> list[int]:
         raise ValueError(f"minimal_polynomial: {a.bit_length()}-bit nimbers lie in GF(2^{bits}), "
                          f"where the degree can reach {bits} (about {bits**3 // 64:.2e} word "
                          f"operations); pass max_bits={bits} to compute it anyway")
-    pivots: dict[int, tuple[int, int]] = {}  # leading bit -> (reduced power, which powers)
+    basis = XorBasis()  # the powers so far, tagged with which powers they combine
     power = 1
     for k in range(bits + 1):
-        vector, powers = power, 1 << k
-        while vector:
-            lead = vector.bit_length() - 1
-            if lead not in pivots:
-                break
-            vector ^= pivots[lead][0]
-            powers ^= pivots[lead][1]
-        if vector == 0:  # sum of a^i over the bits of powers is 0: the minimal relation
+        remainder, powers = basis.insert(power, 1 << k)
+        if remainder == 0:  # sum of a^i over the bits of powers is 0: the minimal relation
             return [powers >> i & 1 for i in range(k, -1, -1)]
-        pivots[vector.bit_length() - 1] = (vector, powers)
         power = nim_mul(power, a)
     raise AssertionError("the powers of a nimber of GF(2^bits) are dependent by a^(2^bits)")
 

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from ._gf2 import XorBasis
+
 __all__ = ["Lexicode", "lexicode", "digit_values"]
 
 #: The greedy method looks at every one of the B^n words; it refuses more than this.
@@ -218,18 +220,12 @@ def _by_game(n: int, d: int, base: int) -> np.ndarray:
                     expected ^= values[pos][1 << bit]
             if values[pos][x] != expected:
                 raise AssertionError("digit values are additive (Conway and Sloane, Theorem)")
-    pivots: dict[int, tuple[int, int]] = {}
+    basis = XorBasis()
     kernel = []
     for value, word in columns:
-        while value:
-            top = value.bit_length() - 1
-            if top not in pivots:
-                pivots[top] = (value, word)
-                break
-            pv, pw = pivots[top]
-            value, word = value ^ pv, word ^ pw
-        if value == 0:
-            kernel.append(word)
+        remainder, combination = basis.insert(value, word)
+        if remainder == 0:
+            kernel.append(combination)
     if len(kernel) > MAX_CODEWORDS.bit_length() - 1:
         raise ValueError(f"the code has 2^{len(kernel)} words, more than can be listed "
                          f"({MAX_CODEWORDS})")

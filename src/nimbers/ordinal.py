@@ -42,6 +42,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ._gf2 import XorBasis
 from ._tower import Tower, _prime_factors
 from .arith import nim_inv, nim_mul, nim_pow, nim_sqrt
 
@@ -852,17 +853,9 @@ class _Field:
         for _ in range(d):
             powers.append(t.mul(powers[-1], a))
         # find the c with x^d = Σ c_i x^i over GF(2): eliminate on the bit vectors
-        rows: list[tuple[int, int]] = []  # (vector, combination of powers), by pivot
-        pivots: dict[int, tuple[int, int]] = {}
+        basis = XorBasis()
         for i, pw in enumerate(powers):
-            v, comb = self.bits(pw), 1 << i
-            while v:
-                top = v.bit_length() - 1
-                if top not in pivots:
-                    pivots[top] = (v, comb)
-                    break
-                pv, pc = pivots[top]
-                v, comb = v ^ pv, comb ^ pc
+            v, comb = basis.insert(self.bits(pw), 1 << i)
             if v == 0:
                 return [(comb >> k) & 1 for k in range(i, -1, -1)]
         raise AssertionError("powers of an element of a finite field are dependent")
@@ -930,23 +923,12 @@ def _linear_solve_as(field: _Field, a: Ordinal) -> Ordinal | None:
         b = basis.reshape(t.zero().shape)
         columns.append((field.bits(t.frobenius(b, 1) ^ b), field.bits(b)))
     target = field.bits(field.dense(a))
-    pivots: dict[int, tuple[int, int]] = {}
+    basis = XorBasis()
     for v, comb in columns:
-        while v:
-            top = v.bit_length() - 1
-            if top not in pivots:
-                pivots[top] = (v, comb)
-                break
-            pv, pc = pivots[top]
-            v, comb = v ^ pv, comb ^ pc
-    sol = 0
-    v = target
-    while v:
-        top = v.bit_length() - 1
-        if top not in pivots:
-            return None
-        pv, pc = pivots[top]
-        v, sol = v ^ pv, sol ^ pc
+        basis.insert(v, comb)
+    v, sol = basis.reduce(target)
+    if v:
+        return None
     arr = np.zeros_like(flat)
     for k in range(n_coeffs):
         arr[n_coeffs - 1 - k] = (sol >> (k * field.base)) & ((1 << field.base) - 1)
