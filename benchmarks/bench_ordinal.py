@@ -46,14 +46,14 @@ def random_ordinal(rng: random.Random, terms: int, positions: int, digits: int, 
 
 def to_ogdoad(x):
     import ogdoad
-    O = ogdoad.Ordinal
-    total = O(0)
+    ogdoad_ordinal = ogdoad.Ordinal
+    total = ogdoad_ordinal(0)
     for e, c in x._terms:
-        exp = O(0)
+        exp = ogdoad_ordinal(0)
         for k, a in enumerate(e):
             if a:
-                exp = exp.nim_add(O.monomial(O(k), a))
-        total = total.nim_add(O.monomial(exp, c))
+                exp = exp.nim_add(ogdoad_ordinal.monomial(ogdoad_ordinal(k), a))
+        total = total.nim_add(ogdoad_ordinal.monomial(exp, c))
     return total
 
 

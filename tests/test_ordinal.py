@@ -1,7 +1,6 @@
 """Ordinal nimbers below ω^ω^ω: Conway's and Lenstra's published values, CGSuite's table of
 Lenstra's constants, the field laws on random ordinals, and agreement with finite nimbers."""
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -274,14 +273,14 @@ def test_roots_of_irreducible_polynomials():
 # ---- against an independent implementation ----------------------------------------------------
 
 def _to_ogdoad(x):
-    O = pytest.importorskip("ogdoad").Ordinal
-    total = O(0)
+    ogdoad_ordinal = pytest.importorskip("ogdoad").Ordinal
+    total = ogdoad_ordinal(0)
     for e, c in x._terms:
-        exp = O(0)
+        exp = ogdoad_ordinal(0)
         for k, a in enumerate(e):
             if a:
-                exp = exp.nim_add(O.monomial(O(k), a))
-        total = total.nim_add(O.monomial(exp, c))
+                exp = exp.nim_add(ogdoad_ordinal.monomial(ogdoad_ordinal(k), a))
+        total = total.nim_add(ogdoad_ordinal.monomial(exp, c))
     return total
 
 

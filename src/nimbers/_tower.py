@@ -172,9 +172,10 @@ class Tower:
     def _base_mul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if self._table is None:
             return np.asarray(nim_mul(a, b), dtype=self.dtype)
+        table: np.ndarray = self._table
         if self.base_bits <= 4:
-            return self._table[(a << self.base_bits) | b]
-        return self._table[(a.astype(np.uint16) << self.base_bits) | b]
+            return np.asarray(table[(a << self.base_bits) | b])
+        return np.asarray(table[(a.astype(np.uint16) << self.base_bits) | b])
 
     def _reduce(self, poly: np.ndarray, level: int) -> np.ndarray:
         """A polynomial in θ of degree < 2r - 1 modulo θ^r - β."""

@@ -73,7 +73,7 @@ MAX_PRIME = 257
 # with its square.
 MAX_FIELD_DEGREE = 1 << 17
 
-Exponent = tuple  # (a_0, a_1, ..., a_k): the ordinal ω^k·a_k + ... + ω·a_1 + a_0 < ω^ω
+Exponent = tuple[int, ...]  # (a_0, a_1, ..., a_k): the ordinal ω^k·a_k + ... + ω·a_1 + a_0 < ω^ω
 
 
 # ---- primes ---------------------------------------------------------------------------------
@@ -100,14 +100,14 @@ def _odd_prime(j: int) -> int:
 def _check_prime(p: Any) -> int:
     if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
         raise TypeError(f"p must be a prime int, not {type(p).__name__}")
-    p = int(p)
-    if p != 2 and p not in _INDEX:
-        raise ValueError(f"{p} is not a prime" if p < _ODD_PRIMES[-1] else
-                         f"p = {p} is out of range: constants are computed for p <= {MAX_PRIME}")
-    if p > MAX_PRIME:
-        raise ValueError(f"p = {p} is out of range: Lenstra's constants are computed for "
+    prime = int(p)
+    if prime != 2 and prime not in _INDEX:
+        raise ValueError(f"{prime} is not a prime" if prime < _ODD_PRIMES[-1] else
+                         f"p = {prime} is out of range: constants are computed for p <= {MAX_PRIME}")
+    if prime > MAX_PRIME:
+        raise ValueError(f"p = {prime} is out of range: Lenstra's constants are computed for "
                          f"primes p <= {MAX_PRIME} (ordinals below ω^(ω^{_INDEX[MAX_PRIME] + 1}))")
-    return p
+    return prime
 
 
 # ---- exponents: ordinals below ω^ω as tuples --------------------------------------------------
@@ -119,7 +119,7 @@ def _strip(e: Iterable[int]) -> Exponent:
     return tuple(e)
 
 
-def _exp_key(e: Exponent) -> tuple:
+def _exp_key(e: Exponent) -> tuple[int, Exponent]:
     """Sort key giving the ordinal order of exponents."""
     return (len(e), tuple(reversed(e)))
 
@@ -170,6 +170,7 @@ class Ordinal:
 
     __slots__ = ("_terms", "_hash")
     _terms: tuple[tuple[Exponent, int], ...]  # (exponent, coefficient), decreasing exponents
+    _hash: int | None  # computed on first use
 
     def __init__(self, value: int | str | Ordinal = 0) -> None:
         if isinstance(value, Ordinal):
@@ -232,14 +233,15 @@ class Ordinal:
     def __bool__(self) -> bool:
         return bool(self._terms)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[tuple[tuple[int, Exponent], int], ...]:
         return tuple((_exp_key(e), c) for e, c in self._terms)
 
     def __hash__(self) -> int:
         if self._hash is None:
             h = hash(int(self)) if self.is_finite else hash(self._terms)
             object.__setattr__(self, "_hash", h)
-        return self._hash  # type: ignore[return-value]
+            return h
+        return self._hash
 
     def __str__(self) -> str:
         return _format(self._terms, "ω", "·", " + ")
@@ -739,7 +741,8 @@ def _base_bits(c: int) -> int:
 def _components(xs: Iterable[dict[Exponent, int]]) -> tuple[int, tuple[tuple[int, int], ...]]:
     """The smallest tower (base 2-power bits, {j: n}) holding the ordinals and closed under
     the constants its layers need: layer j with n digits needs α_p's components."""
-    base, comps = 1, {}
+    base = 1
+    comps: dict[int, int] = {}
     todo: list[dict[Exponent, int]] = list(xs)
     seen: set[int] = set()
     while todo:
@@ -803,7 +806,7 @@ class _Field:
                     base *= 2
                 else:
                     comps[_INDEX[ell]] = comps.get(_INDEX[ell], 0) + 1
-        generators = [{(): (1 << base) - 1}]
+        generators: list[dict[Exponent, int]] = [{(): (1 << base) - 1}]
         generators += [{_strip([0] * j + [_odd_prime(j) ** (n - 1)]): 1} for j, n in comps.items()]
         return _Field.get(*_components(generators))
 
@@ -870,8 +873,7 @@ class Subfield:
     degree: int
 
     def __contains__(self, x: Any) -> bool:
-        x = Ordinal(x)
-        return self.degree % x.degree() == 0
+        return self.degree % Ordinal(x).degree() == 0
 
     def __str__(self) -> str:
         return f"GF(2^{self.degree})"
@@ -923,10 +925,10 @@ def _linear_solve_as(field: _Field, a: Ordinal) -> Ordinal | None:
         b = basis.reshape(t.zero().shape)
         columns.append((field.bits(t.frobenius(b, 1) ^ b), field.bits(b)))
     target = field.bits(field.dense(a))
-    basis = XorBasis()
+    span = XorBasis()
     for v, comb in columns:
-        basis.insert(v, comb)
-    v, sol = basis.reduce(target)
+        span.insert(v, comb)
+    v, sol = span.reduce(target)
     if v:
         return None
     arr = np.zeros_like(flat)
@@ -1109,7 +1111,9 @@ def explain_mul(x: Any, y: Any) -> str:
     = κ_3^3
     = α_3    (κ_3^3 = α_3)
     = 2
-    α_3 = κ_f(3) + excess(3) = κ_2 + 0 = 2: f(3) = 2 is the order of 2 mod 3, and 2 is not a cube among the nimbers below 4 (2^((4 - 1)/3) = 2 ≠ 1), so ω, the first ordinal past them, is its cube root (ONAG ch. 6).
+    α_3 = κ_f(3) + excess(3) = κ_2 + 0 = 2: f(3) = 2 is the order of 2 mod 3, and 2 is not
+    a cube among the nimbers below 4 (2^((4 - 1)/3) = 2 ≠ 1), so ω, the first ordinal past
+    them, is its cube root (ONAG ch. 6).
     """
     x, y = Ordinal(x), Ordinal(y)
     head = f"{x} ⊗ {y}"
