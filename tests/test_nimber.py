@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import nimbers
 from nimbers import Nimber, nim_add, nim_div, nim_inv, nim_mul, nim_pow, nim_sqrt, nim_square
 from oracle import fermat_mul
 
@@ -120,12 +121,36 @@ def test_arrays_of_nimbers_are_read_as_their_values():
     got = nim_mul(nimbers_list, 3)
     assert got.tolist() == [nim_mul(2, 3), nim_mul(3, 3), nim_mul(2**70, 3)]
     assert nim_mul([Nimber(5), 7], Nimber(11)).tolist() == [12, nim_mul(7, 11)]
-    # An object ndarray goes straight to the ufunc loops, which take Python ints only:
-    # a clear TypeError, never a wrong answer.
-    with pytest.raises(TypeError, match="not Nimber"):
-        nim_mul(np.array([Nimber(5), 7], dtype=object), 3)
+    # An object ndarray goes straight to the ufunc loops: they read Nimbers as their values
+    # and give a Nimber where an operand element was one.
+    got = nim_mul(np.array([Nimber(5), 7], dtype=object), 3)
+    assert [type(v) for v in got] == [Nimber, int] and got.tolist() == [nim_mul(5, 3), nim_mul(7, 3)]
     assert int(nim_add.reduce([Nimber(3), Nimber(5), 7])) == 1
     assert nim_mul.outer([Nimber(2)], [Nimber(3)]).tolist() == [[1]]
+
+
+def test_object_arrays_of_nimbers_follow_the_scalar_rule_on_every_method():
+    values = [2, 3, 2**70, 0, 11]
+    as_nimbers = np.array([Nimber(v) for v in values], dtype=object)
+    for name in ("nim_add", "nim_mul"):
+        op = getattr(nimbers, name)
+        assert op(as_nimbers, as_nimbers[::-1]).tolist() == [op(a, b) for a, b in zip(values, values[::-1])]
+        assert op.outer(as_nimbers, as_nimbers).tolist() == [[op(a, b) for b in values] for a in values]
+        assert op.accumulate(as_nimbers).tolist() == op.accumulate(np.array(values, dtype=object)).tolist()
+        assert isinstance(op.reduce(as_nimbers), Nimber)
+    nonzero = as_nimbers[as_nimbers != 0]
+    assert nim_inv(nonzero).tolist() == [nim_inv(v) for v in values if v]
+    assert nim_pow(as_nimbers, 3).tolist() == [nim_pow(v, 3) for v in values]
+    assert all(isinstance(v, Nimber) for v in nim_sqrt(as_nimbers))
+    # Errors are the scalar ones, never a wrong answer.
+    with pytest.raises(ZeroDivisionError):
+        nim_inv(np.array([Nimber(0)], dtype=object))
+    with pytest.raises(ZeroDivisionError):
+        nim_div(as_nimbers, np.array([Nimber(0)], dtype=object))
+    with pytest.raises(ValueError, match="non-negative"):
+        nim_mul(as_nimbers[:1], np.array([-1], dtype=object))
+    with pytest.raises(TypeError, match="float"):
+        nim_mul(as_nimbers[:1], np.array([1.5], dtype=object))
 
 
 def test_ufunc_methods_take_lists_as_calls_do():

@@ -50,6 +50,9 @@ PyObject *nb_from_limbs(const u64 *src, size_t n);
 /* Applies op to one (unary) or two Python ints: a new reference, or NULL with TypeError,
  * ValueError or ZeroDivisionError set. */
 PyObject *nb_scalar(nim_op op, PyObject *a, PyObject *b);
+/* nb_scalar on two elements of object arrays, which may also be Nimbers (read as their
+ * values; the result is a Nimber when an operand was one). */
+PyObject *nb_element(nim_op op, PyObject *a, PyObject *b);
 
 /* ---- ufuncs.c --------------------------------------------------------------------------------- */
 

@@ -335,6 +335,56 @@ PyObject *nb_scalar(nim_op op, PyObject *ao, PyObject *bo)
     return scalar_limbs(op, &a, binary ? &b : NULL, NULL);
 }
 
+/* ---- elements of object arrays: ints, or Nimbers read as their values ------------------- */
+
+/* nimbers.Nimber, registered by nimbers/nimber.py when it is imported (the class is defined
+ * in Python; the loops only need to recognise it).  A borrowed-and-kept reference. */
+static PyObject *nimber_type = NULL;
+
+static PyObject *py_register_nimber(PyObject *m, PyObject *type)
+{
+    (void)m;
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "_register_nimber() takes the Nimber class");
+        return NULL;
+    }
+    Py_INCREF(type);
+    Py_XSETREF(nimber_type, type);
+    Py_RETURN_NONE;
+}
+
+static int is_nimber(PyObject *o)
+{
+    return nimber_type && Py_IS_TYPE(o, (PyTypeObject *)nimber_type);
+}
+
+/* The int a Nimber holds (its "_value" slot), or o itself: a new reference. */
+static PyObject *element_value(PyObject *o)
+{
+    if (!is_nimber(o))
+        return Py_NewRef(o);
+    PyObject *value = PyObject_GetAttrString(o, "_value");
+    if (value && !PyLong_CheckExact(value)) {
+        PyErr_SetString(PyExc_TypeError, "a Nimber whose value is not an int");
+        Py_CLEAR(value);
+    }
+    return value;
+}
+
+PyObject *nb_element(nim_op op, PyObject *ao, PyObject *bo)
+{
+    PyObject *a = element_value(ao);
+    PyObject *b = a && bo ? element_value(bo) : NULL;
+    PyObject *r = NULL;
+    if (a && (b || !bo))
+        r = nb_scalar(op, a, op == OP_POW ? bo : b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    /* A Nimber gives a Nimber, as in a call on scalars (an exponent is only a count). */
+    if (r && (is_nimber(ao) || (bo && op != OP_POW && is_nimber(bo))))
+        Py_SETREF(r, PyObject_CallOneArg(nimber_type, r));
+    return r;
+}
 
 int nb_limbs_of(PyObject *o, u64 *dst, size_t n)
 {
@@ -382,6 +432,8 @@ static PyMethodDef int_methods[] = {
     {"pow", (PyCFunction)(void (*)(void))py_pow, METH_FASTCALL, "pow(a, k, /)\n--\n\nnim-power"},
     {"sqrt", py_sqrt, METH_O, "sqrt(a, /)\n--\n\nnim square root"},
     {"inv", py_inv, METH_O, "inv(a, /)\n--\n\nnim-inverse"},
+    {"_register_nimber", py_register_nimber, METH_O,
+     "_register_nimber(cls, /)\n--\n\nthe Nimber class, whose instances array loops read as their values"},
     {NULL, NULL, 0, NULL},
 };
 

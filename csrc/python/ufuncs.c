@@ -272,7 +272,7 @@ static int div_uu64_batch(LOOP_PARAMS)
     return 0;
 }
 
-/* ---- object loops: Python ints of any size -------------------------------------------- */
+/* ---- object loops: Python ints of any size, and Nimbers ------------------------------- */
 
 static int store_object(char *o, PyObject *r)
 {
@@ -297,7 +297,7 @@ static int store_object(char *o, PyObject *r)
                 PyErr_SetString(PyExc_TypeError, "nimbers are non-negative integers, not NULL"); \
                 return -1;                                                                     \
             }                                                                                  \
-            if (store_object(o, nb_scalar(OP, x, y)) < 0)                                      \
+            if (store_object(o, nb_element(OP, x, y)) < 0)                                     \
                 return -1;                                                                     \
         }                                                                                      \
         return 0;                                                                              \

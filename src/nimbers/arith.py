@@ -8,8 +8,9 @@ ufunc protocol (dask, ...) work too.
 
 Arrays of unsigned integers (uint8 ... uint64) take the fast compiled loops: values below
 2^(2^k) stay below 2^(2^k), so a product of uint8 arrays is a uint8 array.  Signed integer
-arrays are accepted when they hold no negative value.  Object arrays hold Python ints of any
-size and follow the scalar rules.
+arrays are accepted when they hold no negative value.  Object arrays (and lists) hold Python ints
+of any size, or Nimbers, and follow the scalar rules element by element: a Nimber gives a
+Nimber.
 
 >>> nim_mul(5, 11)
 12
@@ -145,16 +146,10 @@ def _int_operand(x: int) -> Any:
     return np.array(x, dtype=np.min_scalar_type(x))
 
 
-def _nimber_to_int(v: Any) -> Any:
-    return int(v) if isinstance(v, Nimber) else v
-
-
 def _sequence_operand(x: Any) -> np.ndarray:
     """A list (or other array-like) as an integer or object array, exact at any size."""
     arr = np.asarray(x)
-    if arr.dtype.kind == "O" and any(isinstance(v, Nimber) for v in arr.flat):
-        arr = np.frompyfunc(_nimber_to_int, 1, 1)(arr).astype(object)  # a list of Nimbers
-    if arr.dtype.kind in "uibO":
+    if arr.dtype.kind in "uibO":  # objects: ints of any size, Nimbers (read by the loops)
         return arr
     if arr.size == 0 and arr.dtype.kind == "f":  # an empty list: numpy guesses float64
         return arr.astype(np.uint8)

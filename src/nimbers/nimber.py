@@ -363,3 +363,7 @@ _OPERATORS = {
     "less": ("__lt__", "__gt__"), "less_equal": ("__le__", "__ge__"),
     "greater": ("__gt__", "__lt__"), "greater_equal": ("__ge__", "__le__"),
 }
+
+# The ufuncs' object loops read Nimbers in object arrays as their values (and give Nimbers
+# back), as a call on scalars does.
+_core._register_nimber(Nimber)
