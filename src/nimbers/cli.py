@@ -853,9 +853,12 @@ def _position_report(played: tuple[Any, Any], as_json: bool) -> str:
     label = "misère value" if game.misere else "value"
     if as_json:
         return _json({"game": game.name, "misere": game.misere, "value": value,
-                      "losing": move is None, "winning_move": None if move is None else
+                      "losing": value == 0, "winning_move": None if move is None else
                       game.describe(move, position)})
-    if move is None:
+    if game.over(position):
+        verdict = (f"no move is left: under {rule} the player to move "
+                   + ("has won (the other made the last move)" if game.misere else "has lost"))
+    elif move is None:
         verdict = f"P-position under {rule}: the player to move loses; every move loses"
     else:
         verdict = (f"N-position under {rule}: the player to move wins; a winning move: "

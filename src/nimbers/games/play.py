@@ -201,6 +201,8 @@ class GamePlay:
     def hint(self, position: Any) -> str:
         """The position's value (its misère value under misère play) and a winning move, or
         that every move loses."""
+        if self.over(position):  # the game is over: no value to speak of, no move to make
+            return "no move is left"
         if self.misere:
             label, value = "misère value", self.ruleset.misere_nim_value(position)
         else:
@@ -215,6 +217,8 @@ class GamePlay:
         ``hint`` says them; for the command line's analysis of a position."""
         value = self.ruleset.misere_nim_value(position) if self.misere else \
             self.ruleset.nim_value(position)
+        if self.over(position):  # no move: nothing to win with (the misère mover has won)
+            return value, None
         return value, self.ruleset.winning_move(position, misere=self.misere)
 
     def help(self, position: Any) -> str:
@@ -287,6 +291,21 @@ def _left(text: str | None) -> tuple[int, ...] | None:
     return tuple(sorted(v for v in _numbers(words, "the sizes left") if v > 0))
 
 
+def _become(options: Iterable[tuple[int, ...]], most: int = 4) -> str:
+    shown = sorted(options)
+    more = f", ... ({len(shown) - most} more)" if len(shown) > most else ""
+    return ", or ".join(_said(r) for r in shown[:most]) + more
+
+
+def _choices(values: Sequence[int]) -> str:
+    """1, 2 or 3 -- or a range when they are consecutive and many."""
+    if len(values) > 3 and values[-1] - values[0] == len(values) - 1:
+        return f"{values[0]} to {values[-1]}"
+    if len(values) == 1:
+        return str(values[0])
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+
+
 def _said(left: Sequence[int]) -> str:
     if not left:
         return "nothing"
@@ -304,7 +323,8 @@ class _HeapNotation(GamePlay):
         raise NotImplementedError
 
     def show(self, heaps: Sequence[int]) -> str:
-        return f"{self.word}s: " + "  ".join(f"{i}:{h}" for i, h in enumerate(heaps))
+        return f"{self.word}s: " + ("  ".join(f"{i}:{h}" for i, h in enumerate(heaps))
+                                    or "none")
 
     def _any_move(self, heaps: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
         for i, h in enumerate(heaps):
@@ -335,29 +355,34 @@ class _HeapNotation(GamePlay):
         w = self.word
         i, take, left = _read_heap_move(text, w)
         if not 0 <= i < len(heaps):
-            numbered = f"only {w} 0" if len(heaps) == 1 else f"{w}s 0 to {len(heaps) - 1}"
-            raise ValueError(f"there is no {w} {i}: there are {numbered}")
+            numbered = f"the only {w} is {w} 0" if len(heaps) == 1 else \
+                f"the {w}s are numbered 0 to {len(heaps) - 1}"
+            raise ValueError(f"there is no {w} {i}: {numbered}")
         h = heaps[i]
         moves = self._heap_moves(h)
         if not moves:
             movable = [str(j) for j, x in enumerate(heaps) if self._heap_moves(x)]
             raise ValueError(f"{w} {i} ({_count(h, *self.unit)}) cannot be moved in {self.name}; "
                              f"{w}s that can: {', '.join(movable)}")
+        takes = sorted({k for k, _ in moves})
+        if takes == [0]:  # a game that only splits heaps (Grundy's game)
+            return self._split(i, h, moves, left, heaps)
+        may = f"{self.name} may take {_choices(takes)} from it"
         if take is None:
             take = h - sum(left or ())
             if take < 0:
                 raise ValueError(f"{w} {i} has only {_count(h, *self.unit)}: it cannot leave "
                                  f"{_said(left or ())}")
-        takes = sorted({k for k, _ in moves})
+        if take > h:
+            raise ValueError(f"{w} {i} has only {_count(h, *self.unit)}; {may}")
         fits = [(k, rest) for k, rest in moves if k == take and (left is None or rest == left)]
         if not fits:
             if take not in takes:
-                raise ValueError(f"{self.name} cannot take {take} from {w} {i} "
-                                 f"({_count(h, *self.unit)}): it may take "
-                                 + ", ".join(map(str, takes)))
+                raise ValueError(f"taking {take} from {w} {i} ({_count(h, *self.unit)}) is not "
+                                 f"allowed: {may}")
             allowed = sorted({rest for k, rest in moves if k == take})
-            raise ValueError(f"taking {take} from {w} {i} ({h}) cannot leave {_said(left or ())}: "
-                             f"it may leave " + ", or ".join(_said(r) for r in allowed))
+            raise ValueError(f"taking {take} from {w} {i} ({h}) and leaving {_said(left or ())} "
+                             f"is not allowed: it may leave " + ", or ".join(_said(r) for r in allowed))
         if len({rest for _, rest in fits}) > 1:
             allowed = sorted({rest for _, rest in fits})
             raise ValueError(f"taking {take} from {w} {i} ({h}) may leave "
@@ -365,6 +390,18 @@ class _HeapNotation(GamePlay):
                              + f": say which, e.g. '{i}:{take} -> "
                              + (" ".join(map(str, allowed[-1])) or "0") + "'")
         return self._apply((i, take, fits[0][1]), heaps)
+
+
+    def _split(self, i: int, h: int, moves: list[tuple[int, tuple[int, ...]]],
+               left: tuple[int, ...] | None, heaps: list[int]) -> list[int]:
+        """A split typed in a game whose every move splits a heap, tokens kept."""
+        options = {rest for _, rest in moves}
+        if left is None or left not in options:
+            got = "" if left is None else f" into {_said(left)}"
+            raise ValueError(f"{self.name} only splits heaps, keeping every token: heap {i} "
+                             f"({h}) cannot be split{got}; it may become {_become(options)} "
+                             f"(e.g. '{i} -> {' '.join(map(str, min(options)))}')")
+        return self._apply((i, 0, left), heaps)
 
 
 _HEAP_FORMS = """Moves ({w}s are numbered from 0, left to right):
@@ -524,8 +561,8 @@ class TurningPlay(GamePlay):
         if tuple(coins) not in legal:
             shown = "; ".join(" ".join(map(str, s)) for s in legal[:6])
             more = f" (and {len(legal) - 6} more)" if len(legal) > 6 else ""
-            raise ValueError(f"{self.name} cannot turn coins {' '.join(map(str, coins))}: at "
-                             f"head {x} it may turn {shown}{more}")
+            raise ValueError(f"{self.name} does not allow turning coins "
+                             f"{' '.join(map(str, coins))}: at head {x} it may turn {shown}{more}")
         return sorted(set(heads) ^ set(coins))
 
     def describe(self, move: Any, heads: Sequence[int]) -> str:
@@ -624,11 +661,12 @@ class BoardPlay(GamePlay):
 
     def _not_a_move(self, axis: int, typed: list[int]) -> str:
         factor = self.game.factors[axis]
-        what = ("rows", "columns")[axis]
+        what = ("row", "column")[axis] + ("s" if len(typed) > 1 else "")
+        verb = "are" if len(typed) > 1 else "is"
         legal = self._axis_sets(axis, typed[-1])
         shown = "; ".join(" ".join(map(str, s)) for s in legal[:6]) or "nothing"
         more = f" (and {len(legal) - 6} more)" if len(legal) > 6 else ""
-        return (f"the {what} {' '.join(map(str, typed))} are not a move of "
+        return (f"the {what} {' '.join(map(str, typed))} {verb} not a move of "
                 f"{_turning_title(factor)}: ending at {typed[-1]} it may turn {shown}{more}")
 
     def parse(self, text: str, heads: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -734,8 +772,9 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
     if key == "nim":
         return NimPlay(misere), _sizes(setup or _DEFAULT_HEAPS, "pile")
     if key in ("octal", "heap", "take-break"):
-        if not setup:
-            raise ValueError(f"play {key} needs a code or name, then heap sizes, e.g. 0.77 3 5")
+        if len(setup) < 2:  # the older form: a code and the heaps, both given
+            raise ValueError(f"play {key} needs a code, then heap sizes, e.g. 'play {key} 0.77 "
+                             "3 5' (or by name, with heaps 3 5 7 by default: 'play kayles')")
         return setup_game(setup[0], setup[1:], misere)
     if key == "turning":
         if not setup:
