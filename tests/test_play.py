@@ -278,6 +278,10 @@ def test_names_and_codes():
         setup_game("chess")
     with pytest.raises(ValueError, match="needs a code"):
         setup_game("octal", ["0.77"])
+    for name, position in (("kayles", ["10**9"]), ("kayles", ["1000000000"]), ("nim", ["-1"]),
+                           ("motley", ["H" * 21]), ("rugs", ["16:0"])):
+        with pytest.raises(ValueError):
+            setup_game(name, position)
 
 
 def test_dawsons_chess_is_dawsons_kayles_one_further():

@@ -723,6 +723,10 @@ class BoardPlay(GamePlay):
 #: boards by name
 BOARDS: dict[str, Callable[[], Tartan]] = {"turning-corners": turning_corners, "rugs": rugs}
 
+#: the largest positions ``setup_game`` sets up: play is for people, and a move is checked
+#: against every move of its heap, head or rectangle
+MAX_HEAP, MAX_ROW, MAX_SIDE = 100_000, 20, 16
+
 _DEFAULT_HEAPS = ["3", "5", "7"]
 _DEFAULT_ROW = "THHTHTHH"
 _DEFAULT_BOARD = ["1:2", "2:3", "3:1"]
@@ -759,7 +763,8 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
     Raises
     ------
     ValueError
-        an unknown name, or a position that does not fit the game.
+        an unknown name, or a position that does not fit the game or is larger than play
+        takes (heaps of 100,000 tokens, rows of 20 coins, boards of 16 x 16).
 
     >>> game, heaps = setup_game("dawson's chess", ["4", "6"], misere=True)
     >>> game.name, heaps, game.misere
@@ -800,8 +805,8 @@ def _sizes(words: Sequence[str], what: str) -> list[int]:
                 sizes.append(int(part, 0))
             except ValueError:
                 raise ValueError(f"a {what} size is a number, got {part!r}") from None
-            if sizes[-1] < 0:
-                raise ValueError(f"a {what} size is non-negative, got {part}")
+            if not 0 <= sizes[-1] <= MAX_HEAP:
+                raise ValueError(f"a {what} size here is 0 to {MAX_HEAP:,}, got {part}")
     if not sizes:
         raise ValueError(f"give at least one {what} size")
     return sizes
@@ -812,6 +817,8 @@ def _row(game: TurningGame, setup: Sequence[str], misere: bool) -> tuple[GamePla
     if not row or set(row.upper()) - {"H", "T"}:
         raise ValueError(f"a row of coins is written with H and T, coin 0 first, e.g. THHTH; "
                          f"got {' '.join(setup)!r}")
+    if len(row) > MAX_ROW:
+        raise ValueError(f"a row here has at most {MAX_ROW} coins, got {len(row)}")
     return TurningPlay(game, len(row), misere), heads_of(row)
 
 
@@ -827,4 +834,7 @@ def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[Gam
     if not heads:
         raise ValueError("give at least one head, as row:column")
     shape = (max(r for r, _ in heads) + 1, max(c for _, c in heads) + 1)
+    if max(shape) > MAX_SIDE:
+        raise ValueError(f"a board here has at most {MAX_SIDE} rows and columns (rows and "
+                         f"columns 0 to {MAX_SIDE - 1}), got {shape[0]} x {shape[1]}")
     return BoardPlay(game, shape, misere), heads
