@@ -273,6 +273,7 @@ def test_names_and_codes():
     assert setup_game("0.77", ["3"])[0].name == "Kayles (0.77)"     # a code shows its name
     assert setup_game("4.07", ["3"])[0].name == "the take-and-break game 4.07"
     assert setup_game("ruler x twins", ["1:1"])[0].name == "ruler x twins"
+    assert setup_game("Mock Turtles", ["HTH"])[0].name == "Mocking Turtles (1-3)"
     assert setup_game("octal", ["0.07", "5"])[0].name == "Dawson's Kayles (0.07)"
     with pytest.raises(ValueError, match="unknown game"):
         setup_game("chess")

@@ -766,6 +766,12 @@ def game_commands(commands: _Commands) -> None:
     p = commands.add("play", "play a game against a perfect opponent, in the literature's "
                      "words (help, hint and q while playing)",
                      "nimbers play kayles 3 5 7;  nimbers play ruler THHTH --misere", _play)
+    p.description = (
+        "Play a game against a perfect opponent, in the literature's words. Moves: on heaps "
+        "'take 2 from heap 1' or '1:2' (add '-> 1 3' for the heaps left when a split could "
+        "differ), or '0 -> 1 3'; on a row of coins the coins turned, 'turn 2 3 4'; on a board "
+        "two opposite corners of the rectangle, '1:2 3:5'. While playing: help (the forms, "
+        "with a move legal now), hint (the value and a winning move), q (quit).")
     p.add_argument("game", metavar="GAME",
                    help="nim; a heap game: kayles, dawsons-kayles, \"dawson's chess\", guiles, "
                         "treblecross, officers, grundy, or a code like 0.77; a row of coins: "

@@ -720,6 +720,10 @@ class BoardPlay(GamePlay):
 
 # ---- games by name ----------------------------------------------------------------------------
 
+#: other names the literature uses for the families of :data:`.turning.NAMED_GAMES`
+#: (Winning Ways ch. 14 calls "turn 1 to 3 coins" Mock Turtles as well)
+ROW_ALIASES = {"mock-turtles": "mocking-turtles", "turtles": "turning-turtles"}
+
 #: boards by name
 BOARDS: dict[str, Callable[[], Tartan]] = {"turning-corners": turning_corners, "rugs": rugs}
 
@@ -791,7 +795,7 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
         game = heap_game_from_code(name)
         return HeapPlay(game, misere), _sizes(setup or _DEFAULT_HEAPS, "heap")
     try:
-        turning = named_game(name)
+        turning = named_game(ROW_ALIASES.get(key, name))
     except ValueError:
         raise ValueError(f"unknown game {name!r}: known are {known_games()}") from None
     return _row(turning, setup, misere)
