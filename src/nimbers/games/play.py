@@ -720,8 +720,7 @@ class BoardPlay(GamePlay):
 
 # ---- games by name ----------------------------------------------------------------------------
 
-#: other names the literature uses for the families of :data:`.turning.NAMED_GAMES`
-#: (Winning Ways ch. 14 calls "turn 1 to 3 coins" Mock Turtles as well)
+#: shorter names people type for families of :data:`.turning.NAMED_GAMES`
 ROW_ALIASES = {"mock-turtles": "mocking-turtles", "turtles": "turning-turtles"}
 
 #: boards by name
