@@ -704,10 +704,12 @@ def game_commands(commands: _Commands) -> None:
     p.add_argument("--misere", action="store_true", help="whoever takes the last stone loses")
     _json_option(p)
 
-    p = commands.add("heap", "Grundy values (and period, statistics) of a heap game",
-                     "nimbers heap 0.77 20 --period;  nimbers heap 0.16 100000 --stats", _heap)
-    p.add_argument("code", help="octal or take-and-break code such as 0.77 (Kayles), or "
-                                "'grundy' for Grundy's game")
+    p = commands.add("heap", "Grundy values (and period, statistics, misère values) of a heap game",
+                     "nimbers heap 0.77 20 --period;  nimbers heap kayles --heaps 3,4 --misere",
+                     _heap)
+    p.add_argument("code", help="octal or take-and-break code such as 0.77, a name (kayles, "
+                                "dawsons-kayles, dawsons-chess, guiles, treblecross, officers), "
+                                "or 'grundy' for Grundy's game")
     p.add_argument("count", type=parse_nimber, nargs="?", default=30,
                    help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
@@ -719,6 +721,17 @@ def game_commands(commands: _Commands) -> None:
                    help="save the values (and the state to resume from, FILE.npy.json)")
     p.add_argument("--resume", metavar="FILE.npy",
                    help="start from the values saved there (by --save) instead of from 0")
+    p.add_argument("--heaps", metavar="SIZES",
+                   help="a position, heap sizes like 3,5: prints its value, who wins and a "
+                        "winning move (e.g. nimbers heap kayles --heaps 3,4)")
+    p.add_argument("--misere", action="store_true",
+                   help="misère play (whoever moves last loses): the misère Grundy values "
+                        "G-(0..count-1), or with --heaps the position's misère "
+                        "value, outcome and winning move (e.g. nimbers heap 0.07 12 --misere)")
+    p.add_argument("--genus", action="store_true",
+                   help="with --misere: also the genus g^γ0γ1... of each heap (Winning Ways "
+                        "ch. 13; searched, seconds beyond 20 heaps: e.g. nimbers heap kayles 12 "
+                        "--misere --genus)")
     _json_option(p)
 
     p = commands.add("turning", "values and winning moves of a coin-turning game",
@@ -731,6 +744,11 @@ def game_commands(commands: _Commands) -> None:
     p.add_argument("--heads", metavar="COINS",
                    help="a position: head coins '0,3,7' or a row like HTHHT; prints its value "
                         "and a winning move")
+    p.add_argument("--misere", action="store_true",
+                   help="misère play (whoever turns the last coin loses): misère values of "
+                        "one head at each coin, or with --heads the position's misère value "
+                        "and winning move; searched, so small rows only "
+                        "(e.g. nimbers turning mocking-turtles --heads HTHH --misere)")
     _json_option(p)
 
     p = commands.add("tartan", "values and winning moves of 2-D coin-turning games (Tartan theorem)",
@@ -739,16 +757,32 @@ def game_commands(commands: _Commands) -> None:
                                             "of turning-corners, rugs, acrostic-twins")
     p.add_argument("--heads", metavar="HEADS", help="heads as row:column pairs, e.g. 3:5,2:2")
     p.add_argument("--size", type=parse_nimber, default=8, help="board side for the table")
+    p.add_argument("--misere", action="store_true",
+                   help="with --heads: the misère value and a misère winning move (searched: "
+                        "boards of at most 16 coins, e.g. nimbers tartan rugs --heads 1:1,2:3 "
+                        "--misere)")
     _json_option(p)
 
-    p = commands.add("play", "play a game against a perfect opponent", "nimbers play nim 3 5 7",
-                     _play)
-    p.add_argument("game", choices=["nim", "octal", "turning"],
-                   help="nim (then pile sizes), octal (then a code and heap sizes) or turning "
-                        "(then a game and a row like HTHHT)")
-    p.add_argument("setup", nargs="+", help="nim: pile sizes; octal: a code, then heap sizes; "
-                                            "turning: a game, then a row of H and T")
-    p.add_argument("--misere", action="store_true", help="Nim only: the last mover loses")
+    p = commands.add("play", "play a game against a perfect opponent, in the literature's "
+                     "words (help, hint and q while playing)",
+                     "nimbers play kayles 3 5 7;  nimbers play ruler THHTH --misere", _play)
+    p.description = (
+        "Play a game against a perfect opponent, in the literature's words. Moves: on heaps "
+        "'take 2 from heap 1' or '1:2' (add '-> 1 3' for the heaps left when a split could "
+        "differ), or '0 -> 1 3'; on a row of coins the coins turned, 'turn 2 3 4'; on a board "
+        "two opposite corners of the rectangle, '1:2 3:5'. While playing: help (the forms, "
+        "with a move legal now), hint (the value and a winning move), q (quit).")
+    p.add_argument("game", metavar="GAME",
+                   help="nim; a heap game: kayles, dawsons-kayles, \"dawson's chess\", guiles, "
+                        "treblecross, officers, grundy, or a code like 0.77; a row of coins: "
+                        "ruler, mocking-turtles, turning-turtles, twins, motley, ..., or a code "
+                        "like 1-3; a board: turning-corners, rugs, or 'A x B' (e.g. "
+                        "'ruler x twins')")
+    p.add_argument("setup", nargs="*", metavar="POSITION",
+                   help="pile or heap sizes (e.g. 3 5 7, the default), a row of H and T "
+                        "(e.g. THHTH) or heads on a board as row:column (e.g. 1:2 3:5)")
+    p.add_argument("--misere", action="store_true",
+                   help="misère play, for every game: whoever moves last loses")
     p.add_argument("--first", choices=["human", "computer"], default="human",
                    help="who moves first (default: you)")
 
@@ -779,6 +813,12 @@ def _heap(args: argparse.Namespace) -> str:
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game_from_code(args.code)
+    if args.heaps is not None:
+        return _position_report(_heap_position(game, args.heaps, args.misere), args.json)
+    if args.genus and not args.misere:
+        raise UsageError("--genus comes with --misere: nimbers heap kayles 12 --misere --genus")
+    if args.misere:
+        return _misere_heap_values(game, args.count, args.genus, args.json)
     values = game.nim_values(args.count).tolist()
     stats = game.stats(args.count) if args.stats else None
     period = game.period() if args.period else None
@@ -800,6 +840,53 @@ def _heap(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
+    from .games.play import HeapPlay
+    try:
+        heaps = [int(v, 0) for v in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--heaps takes heap sizes like 3,5, got {text!r}") from None
+    if not heaps or min(heaps) < 0:
+        raise UsageError(f"--heaps takes non-negative heap sizes like 3,5, got {text!r}")
+    return HeapPlay(game, misere=misere), heaps
+
+
+def _position_report(played: tuple[Any, Any], as_json: bool) -> str:
+    """A position's value, outcome and winning move under the game's rule (play's notation)."""
+    game, position = played
+    value, move = game.verdict(position)
+    rule = "misère play" if game.misere else "normal play"
+    label = "misère value" if game.misere else "value"
+    if as_json:
+        return _json({"game": game.name, "misere": game.misere, "value": value,
+                      "losing": value == 0, "winning_move": None if move is None else
+                      game.describe(move, position)})
+    if game.over(position):
+        verdict = (f"no move is left: under {rule} the player to move "
+                   + ("has won (the other made the last move)" if game.misere else "has lost"))
+    elif move is None:
+        verdict = f"P-position under {rule}: the player to move loses; every move loses"
+    else:
+        verdict = (f"N-position under {rule}: the player to move wins; a winning move: "
+                   f"{game.describe(move, position)}")
+    return f"{game.name}\n{label}: {value}\n{verdict}"
+
+
+def _misere_heap_values(game: Any, count: int, genus: bool, as_json: bool) -> str:
+    """G-(0..count-1) of single heaps, and their genera when asked (Winning Ways ch. 13)."""
+    values = game.misere_nim_values(count)
+    genera = [str(g) for g in game.genera(count)] if genus else None
+    if as_json:
+        data: dict[str, Any] = {"game": game.name, "code": game.code, "misere_values": values}
+        if genera is not None:
+            data["genera"] = genera
+        return _json(data)
+    lines = [f"misère values G-(0..{count - 1}): " + " ".join(map(str, values))]
+    if genera is not None:
+        lines.append("genera: " + " ".join(genera))
+    return "\n".join(lines)
+
+
 def _parse_heads(text: str) -> str | list[int]:
     t = text.strip()
     if t and set(t.upper()) <= {"H", "T"}:
@@ -813,6 +900,8 @@ def _parse_heads(text: str) -> str | list[int]:
 def _turning(args: argparse.Namespace) -> str:
     from .games.turning import named_game
     game = named_game(args.game)
+    if args.misere:
+        return _misere_turning(game, args)
     if args.heads is None:
         values = game.nim_values(args.count).tolist()
         return _json(values) if args.json else " ".join(str(v) for v in values)
@@ -826,8 +915,29 @@ def _turning(args: argparse.Namespace) -> str:
     return f"value: {value}\n{verdict}"
 
 
+def _misere_turning(game: Any, args: argparse.Namespace) -> str:
+    from .games.play import TurningPlay
+    from .games.positions import heads_of
+    if args.heads is not None:
+        heads = heads_of(_parse_heads(args.heads))
+        length = len(args.heads.strip()) if isinstance(_parse_heads(args.heads), str) else \
+            (heads[-1] + 1 if heads else 1)
+        return _position_report((TurningPlay(game, length, misere=True), heads), args.json)
+    values = []
+    for x in range(args.count):
+        try:
+            values.append(game.misere_nim_value([x]))
+        except ValueError:
+            raise UsageError(f"misère values are searched over every row of coins: {game.name} "
+                             f"reaches coin {x - 1} within the search's limits; ask for a count "
+                             f"of at most {x}") from None
+    if args.json:
+        return _json({"game": game.name, "misere_values": values})
+    return f"misère values G-(0..{args.count - 1}) of one head: " + " ".join(map(str, values))
+
+
 def _tartan(args: argparse.Namespace) -> str:
-    from .games.tartan import acrostic_twins, rugs, tartan, turning_corners
+    from .games.tartan import Tartan, acrostic_twins, rugs, tartan, turning_corners
     from .tables import format_table
     special = {"turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
     game: Any
@@ -838,6 +948,8 @@ def _tartan(args: argparse.Namespace) -> str:
     else:
         game = tartan(*args.games)
     if args.heads is None:
+        if args.misere:
+            raise UsageError("--misere analyses a position: give --heads, e.g. --heads 1:1,2:3")
         if args.size > 64:
             raise UsageError("--size is at most 64 for a printed table")
         shape = [args.size] * (len(getattr(game, "factors", (0, 0))))
@@ -845,6 +957,15 @@ def _tartan(args: argparse.Namespace) -> str:
             raise UsageError("a table is printed for two games only; use --heads")
         values = game.nim_values(*shape)
         return _json(values.tolist()) if args.json else format_table(values, op="G")
+    if args.misere:
+        from .games.play import BoardPlay
+        from .games.positions import heads_2d
+        if not isinstance(game, Tartan):
+            raise UsageError("--misere is for Tartan products (turning-corners, rugs, A x B)")
+        heads = heads_2d(args.heads)
+        board = (max((r for r, _ in heads), default=0) + 1,
+                 max((c for _, c in heads), default=0) + 1)
+        return _position_report((BoardPlay(game, board, misere=True), heads), args.json)
     value = game.nim_value(args.heads)
     move = game.winning_move(args.heads)
     if args.json:
@@ -856,24 +977,8 @@ def _tartan(args: argparse.Namespace) -> str:
 
 
 def _play(args: argparse.Namespace) -> None:
-    from .games.play import HeapPlay, NimPlay, play
-    game: Any
-    if args.game == "nim":
-        game = NimPlay(misere=args.misere)
-        position = [_number(v) for v in args.setup]
-    elif args.game == "turning":
-        from .games.play import TurningPlay
-        from .games.turning import heads_of, named_game
-        if len(args.setup) != 2:
-            raise UsageError("play turning needs a game and a row of coins, e.g. ruler HTHHT")
-        game = TurningPlay(named_game(args.setup[0]), len(args.setup[1]))
-        position = heads_of(args.setup[1])
-    else:
-        from .games.heap import heap_game_from_code
-        if len(args.setup) < 2:
-            raise UsageError("play octal needs a code and at least one heap size")
-        game = HeapPlay(heap_game_from_code(args.setup[0]))
-        position = [_number(v) for v in args.setup[1:]]
+    from .games.play import play, setup_game
+    game, position = setup_game(args.game, args.setup, misere=args.misere)
     play(game, position, first=args.first)
     return None
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["TakeBreakCode", "parse_take_break_code", "Term", "parse_turning_code"]
+__all__ = ["TakeBreakCode", "parse_take_break_code", "Term", "parse_turning_code",
+           "NamedCode", "HEAP_GAMES", "GRUNDY_NAMES", "game_key", "heap_game_code",
+           "heap_game_name"]
 
 
 # ---- take-and-break codes ---------------------------------------------------------------------
@@ -89,6 +91,68 @@ def parse_take_break_code(code: str, hex_ok: bool = True) -> TakeBreakCode:
         raise ValueError(f"{code!r} allows no move at all")
     kind = "octal" if all(d <= 7 for d in digits) and digits[0] == 0 else "take-break"
     return TakeBreakCode(code.strip(), tuple(digits), kind)
+
+
+# ---- heap games by their names in the literature ----------------------------------------------
+
+@dataclass(frozen=True)
+class NamedCode:
+    """A ruleset as the literature names it: its name, its code, and where the code is given."""
+
+    name: str
+    code: str
+    source: str
+
+
+_WW4 = "Winning Ways ch. 4 (Taking and Breaking)"
+
+#: Heap games by name (keys as :func:`game_key` writes them): the octal codes of Winning Ways,
+#: which CGSuite uses too.  Grundy's game has no take-and-break code (it splits a heap into
+#: two unequal heaps): see :data:`GRUNDY_NAMES`.
+HEAP_GAMES: dict[str, NamedCode] = {
+    "kayles": NamedCode("Kayles", "0.77", _WW4),
+    "dawsons-kayles": NamedCode("Dawson's Kayles", "0.07", _WW4),
+    "dawsons-chess": NamedCode("Dawson's Chess", "0.137", _WW4),
+    "guiles": NamedCode("Guiles", "0.15", _WW4),
+    "treblecross": NamedCode("Treblecross", "0.007", _WW4),
+    "officers": NamedCode("Officers", "0.6", _WW4),
+}
+
+#: the names Grundy's game answers to (Winning Ways ch. 4)
+GRUNDY_NAMES = ("grundy", "grundys-game")
+
+
+def game_key(name: str) -> str:
+    """A game's name as a lookup key: lower case, no apostrophes, words joined by "-".
+
+    >>> game_key("Dawson's Chess"), game_key("mocking_turtles")
+    ('dawsons-chess', 'mocking-turtles')
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a game's name is a string, not {type(name).__name__}")
+    key = name.strip().lower().replace("'", "").replace("\u2019", "")
+    return "-".join(key.replace("_", " ").replace("-", " ").split())
+
+
+def heap_game_code(name: str) -> NamedCode | None:
+    """The named heap game (see :data:`HEAP_GAMES`), or None when the name is not one.
+
+    >>> heap_game_code("Kayles")
+    NamedCode(name='Kayles', code='0.77', source='Winning Ways ch. 4 (Taking and Breaking)')
+    """
+    return HEAP_GAMES.get(game_key(name))
+
+
+def heap_game_name(code: str) -> str | None:
+    """The literature's name of a take-and-break code, or None.
+
+    >>> heap_game_name("0.07")
+    "Dawson's Kayles"
+    """
+    for named in HEAP_GAMES.values():
+        if named.code == code:
+            return named.name
+    return None
 
 
 # ---- turning codes ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import _core
 from .._progress import Progress
-from .codes import TakeBreakCode, parse_take_break_code
+from .codes import GRUNDY_NAMES, TakeBreakCode, game_key, heap_game_code, parse_take_break_code
 from .misere import ZERO_GENUS, Genus, genus_of, is_tame_genus, tame_sum
 from .vocabulary import MisereByEngine, deprecated_alias
 
@@ -861,12 +861,18 @@ def grundy_game() -> HeapGame:
 
 
 def heap_game_from_code(code: str) -> HeapGame:
-    """A heap game from its code: a take-and-break code ("0.77", "4.07", "0.3F") or "grundy"
-    for Grundy's game.
+    """A heap game from its code or its name: a take-and-break code ("0.77", "4.07", "0.3F"),
+    a name of :data:`.codes.HEAP_GAMES` ("kayles", "Dawson's Chess", ...) or "grundy" for
+    Grundy's game.
 
     >>> heap_game_from_code("grundy").name, heap_game_from_code("0.77").code
     ("Grundy's game", '0.77')
+    >>> heap_game_from_code("dawson's kayles").code
+    '0.07'
     """
-    if isinstance(code, str) and code.strip().lower() in ("grundy", "grundys-game"):
+    if isinstance(code, str) and game_key(code) in GRUNDY_NAMES:
         return grundy_game()
+    named = heap_game_code(code) if isinstance(code, str) else None
+    if named is not None:
+        return take_break_game(named.code, named.name)
     return take_break_game(code)

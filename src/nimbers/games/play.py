@@ -1,31 +1,89 @@
-"""Playing a game against the computer in a terminal: a loop that shows the position, reads
-a typed move, rejects an illegal or malformed one with a one-line reason, answers with a
-perfect move, and says who won.  ``q``, end of input or Ctrl-C quit cleanly.
+"""Playing a game against the computer in a terminal, in the literature's words.
 
-A game for the loop is an object with: ``rules`` (one line for the human), ``show(position)``,
-``over(position)``, ``parse(text, position) -> new position`` (ValueError with the reason
-for a bad move), ``computer(position) -> (description, new position)`` and ``last_mover_wins``.
+The loop shows the position, reads a move typed as the literature writes it ("take 2 from
+heap 3", "3:2", the coins turned, the corners of a rectangle), rejects an illegal or
+malformed one with a one-line reason saying what is legal, answers with a perfect move and,
+at the end, says who won and why.  ``help`` prints the move forms with an example from the
+position on the board, ``hint`` the position's value and a winning move, ``q`` (or the end
+of input, or Ctrl-C) quits.  Every game is played under the normal rule (whoever moves last
+wins) or the misère rule (whoever moves last loses; Winning Ways ch. 13).
+
+The rules come from the ruleset alone, through the common vocabulary (:class:`.Ruleset`:
+``nim_value``, ``misere_nim_value``, ``is_losing``, ``winning_move``, ``moves``); the
+classes here add only the notation: how a position is shown, how a typed move is read, and
+how the ruleset's ``winning_move`` is said.
+
+>>> game, position = setup_game("kayles", ["3", "4"])
+>>> game.name
+'Kayles (0.77)'
+>>> game.hint(position)
+'value 2 (an N-position): a winning move is take 2 from heap 0, leaving 1 (0:2)'
+>>> game.parse("take 1 from heap 1 leaving 1 and 2", position)
+[3, 1, 2]
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import re
+from itertools import product
+from typing import Any, Callable, Iterable, Sequence
 
-from .heap import HeapGame
-from .nim import is_losing, winning_moves
+from .codes import GRUNDY_NAMES, HEAP_GAMES, game_key, heap_game_name
+from .heap import HeapGame, heap_game_from_code
+from .nim import Move, Nim
+from .positions import heads_2d, heads_of
+from .tartan import Tartan, rugs, tartan, turning_corners
+from .turning import NAMED_GAMES, TurningGame, named_game
+from .vocabulary import Ruleset
 
-__all__ = ["play", "NimPlay", "HeapPlay", "TurningPlay"]
+__all__ = ["play", "setup_game", "GamePlay", "NimPlay", "HeapPlay", "TurningPlay", "BoardPlay"]
+
+Read = Callable[[str], str]
+Write = Callable[[str], None]
 
 
 class _Quit(Exception):
     pass
 
 
-def play(game: Any, position: Any, first: str = "human",
-         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> str:
-    """Runs the game loop; returns "human", "computer" or "quit"."""
+# ---- the loop ---------------------------------------------------------------------------------
+
+
+def play(game: GamePlay, position: Any, first: str = "human",
+         read: Read = input, write: Write = print) -> str:
+    """Runs the game loop; returns "human", "computer" or "quit".
+
+    Parameters
+    ----------
+    game : GamePlay
+        The game and its notation (:class:`NimPlay`, :class:`HeapPlay`, ...).
+    position : object
+        The starting position, as the game writes it (piles, heaps, heads).
+    first : {"human", "computer"}
+        Who moves first.
+    read, write : callable
+        Where moves come from and text goes to (``input`` and ``print``; tests script them).
+
+    Raises
+    ------
+    ValueError
+        first is neither, or the game cannot be searched from this position (misère play
+        of a position over the engine's limits: said before the first move).
+
+    >>> lines, out = iter(["hint", "0:1"]), []
+    >>> play(NimPlay(), [1], read=lambda prompt: next(lines), write=out.append)
+    'human'
+    >>> for line in out[1:]:
+    ...     print(line)
+    piles: 0:1
+    value 1 (an N-position): a winning move is take 1 from pile 0, leaving nothing (0:1)
+    piles: 0:0
+    no stone is left, and the computer is to move: under normal play the player who cannot move loses.
+    you win!
+    """
     if first not in ("human", "computer"):
-        raise ValueError("first must be 'human' or 'computer'")
+        raise ValueError(f"first must be 'human' or 'computer', not {first!r}")
+    game.check(position)
     write(game.rules)
     mover = first
     try:
@@ -41,24 +99,32 @@ def play(game: Any, position: Any, first: str = "human",
         write("bye")
         return "quit"
     write(game.show(position))
-    # The player to move now cannot move: under the normal rule that player lost, under the
-    # misère rule that player won (the other one took the last stone).
+    write(game.end_reason(mover))
+    # The player to move now cannot: under the normal rule that player lost, under the
+    # misère rule that player won (the other one made the last move).
     other = "computer" if mover == "human" else "human"
     winner = other if game.last_mover_wins else mover
     write("you win!" if winner == "human" else "the computer wins.")
     return winner
 
 
-def _ask(game: Any, position: Any, read: Callable[[str], str], write: Callable[[str], None]) -> Any:
+def _ask(game: GamePlay, position: Any, read: Read, write: Write) -> Any:
     while True:
         try:
             text = read("your move> ")
         except (EOFError, KeyboardInterrupt):
             raise _Quit from None
         text = text.strip()
-        if text.lower() in ("q", "quit", "exit"):
+        command = text.lower()
+        if command in ("q", "quit", "exit"):
             raise _Quit
         if not text:
+            continue
+        if command in ("help", "?", "h"):
+            write(game.help(position))
+            continue
+        if command == "hint":
+            write(game.hint(position))
             continue
         try:
             return game.parse(text, position)
@@ -66,140 +132,712 @@ def _ask(game: Any, position: Any, read: Callable[[str], str], write: Callable[[
             write(f"illegal move: {exc}")
 
 
-def _numbers(text: str) -> list[int]:
-    try:
-        return [int(w) for w in text.replace(",", " ").split()]
-    except ValueError:
-        raise ValueError(f"type numbers, e.g. '2 3' (got {text!r})") from None
+# ---- what every game shares -------------------------------------------------------------------
 
 
-def _stones(n: int) -> str:
-    return "1 stone" if n == 1 else f"{n} stones"
+class GamePlay:
+    """A ruleset with its notation, for the loop.
+
+    The rules are the ruleset's (any :class:`.Ruleset`); a subclass says how positions look
+    (``show``), how typed moves read (``parse``, ValueError with the reason), how a move of
+    ``winning_move`` is said (``describe``) and made (``_apply``), and ``_any_move``, the
+    move the computer makes when every move loses.
+    """
+
+    #: what is true when no move is left, e.g. "no heap can be moved"
+    stuck = "no move is left"
+    #: the move forms, for help (a subclass's)
+    forms = ""
+
+    def __init__(self, ruleset: Ruleset, name: str, misere: bool = False) -> None:
+        self.ruleset = ruleset
+        self.name = name
+        self.misere = bool(misere)
+        self.last_mover_wins = not self.misere
+
+    @property
+    def rules(self) -> str:
+        """One line for the start of the game."""
+        rule = "misère play: whoever moves last loses" if self.misere else \
+            "normal play: whoever moves last wins"
+        return (f"{self.name}, {rule}. {self.how} "
+                "Type help for the move forms, hint for a hint, q to quit.")
+
+    how = ""
+
+    def check(self, position: Any) -> None:
+        """Raises ValueError when the ruleset cannot answer for this position (searched
+        misère play over its limits); positions only shrink, so checking the start is enough."""
+        self.ruleset.is_losing(position, misere=self.misere)
+
+    def over(self, position: Any) -> bool:
+        """No move is left."""
+        return next(iter(self.ruleset.moves(position)), None) is None
+
+    def show(self, position: Any) -> str:
+        raise NotImplementedError
+
+    def parse(self, text: str, position: Any) -> Any:
+        raise NotImplementedError
+
+    def describe(self, move: Any, position: Any) -> str:
+        """A move of the ruleset's ``winning_move``, said in words, with how it is typed."""
+        raise NotImplementedError
+
+    def _apply(self, move: Any, position: Any) -> Any:
+        raise NotImplementedError
+
+    def _any_move(self, position: Any) -> Any:
+        raise NotImplementedError
+
+    def computer(self, position: Any) -> tuple[str, Any]:
+        """The computer's move: a winning one when there is one, else any legal move (and
+        hope).  Returns how it is said and the position after it."""
+        move = self.ruleset.winning_move(position, misere=self.misere)
+        if move is None:
+            move = self._any_move(position)
+        return self.describe(move, position), self._apply(move, position)
+
+    def hint(self, position: Any) -> str:
+        """The position's value (its misère value under misère play) and a winning move, or
+        that every move loses."""
+        if self.over(position):  # the game is over: no value to speak of, no move to make
+            return "no move is left"
+        if self.misere:
+            label, value = "misère value", self.ruleset.misere_nim_value(position)
+        else:
+            label, value = "value", self.ruleset.nim_value(position)
+        move = self.ruleset.winning_move(position, misere=self.misere)
+        if move is None:
+            return (f"{label} {value} (a P-position): every move loses against best play")
+        return f"{label} {value} (an N-position): a winning move is {self.describe(move, position)}"
+
+    def verdict(self, position: Any) -> tuple[int, Any]:
+        """The value (the misère value under misère play) and a winning move or None, as
+        ``hint`` says them; for the command line's analysis of a position."""
+        value = self.ruleset.misere_nim_value(position) if self.misere else \
+            self.ruleset.nim_value(position)
+        if self.over(position):  # no move: nothing to win with (the misère mover has won)
+            return value, None
+        return value, self.ruleset.winning_move(position, misere=self.misere)
+
+    def help(self, position: Any) -> str:
+        """The move forms, with an example legal here."""
+        example = self.describe(self._any_move(position), position) \
+            if not self.over(position) else None
+        lines = [f"{self.name}: {self.how}", self.forms]
+        if example is not None:
+            lines.append(f"A legal move here: {example}.")
+        lines.append("Commands: help (this), hint (the value and a winning move), q (quit).")
+        return "\n".join(lines)
+
+    def end_reason(self, mover: str) -> str:
+        """Why the game ended: nobody can move, and what that means under the rule."""
+        whose = "you are" if mover == "human" else "the computer is"
+        rule = ("under misère play the player who cannot move wins (the other made the last "
+                "move)" if self.misere else "under normal play the player who cannot move loses")
+        return f"{self.stuck}, and {whose} to move: {rule}."
 
 
-class NimPlay:
-    """Nim: a move is "PILE TAKE" (piles numbered from 0, as everywhere in nimbers)."""
-
-    def __init__(self, misere: bool = False) -> None:
-        self.misere = misere
-        self.last_mover_wins = not misere
-        kind = "misère Nim: whoever takes the last stone loses" if misere else \
-            "Nim: whoever takes the last stone wins"
-        self.rules = f"{kind}. Type PILE TAKE (piles from 0, e.g. '2 3'), or q to quit."
-
-    def show(self, piles: Sequence[int]) -> str:
-        return "piles: " + "  ".join(f"{i}:{p}" for i, p in enumerate(piles))
-
-    def over(self, piles: Sequence[int]) -> bool:
-        return not any(piles)
-
-    def parse(self, text: str, piles: list[int]) -> list[int]:
-        nums = _numbers(text)
-        if len(nums) != 2:
-            raise ValueError("type two numbers: the pile and how many stones to take")
-        pile, take = nums
-        if not 0 <= pile < len(piles):
-            raise ValueError(f"there is no pile {pile} (piles 0 to {len(piles) - 1})")
-        if take < 1:
-            raise ValueError("take at least one stone")
-        if take > piles[pile]:
-            raise ValueError(f"pile {pile} has only {_stones(piles[pile])}")
-        new = list(piles)
-        new[pile] -= take
-        return new
-
-    def computer(self, piles: list[int]) -> tuple[str, list[int]]:
-        moves = winning_moves(piles, misere=self.misere)
-        if moves:
-            m = moves[0]
-            pile, take = m.pile, m.take
-        else:  # a lost position: take one stone from the largest pile, and hope
-            pile = max(range(len(piles)), key=lambda i: piles[i])
-            take = 1
-        new = list(piles)
-        new[pile] -= take
-        return f"takes {take} from pile {pile}", new
-
-    def losing(self, piles: list[int]) -> bool:
-        return is_losing(piles, misere=self.misere)
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
-class HeapPlay:
-    """A heap game: a move is "HEAP TAKE [HEAPS LEFT...]" (heaps numbered from 0)."""
+def _numbers(words: Iterable[str], what: str) -> list[int]:
+    out = []
+    for w in words:
+        if not w.isdigit():
+            raise ValueError(f"{w!r} is not a number ({what})")
+        out.append(int(w))
+    return out
 
-    def __init__(self, game: HeapGame) -> None:
-        self.game = game
-        self.last_mover_wins = True
-        self.rules = (f"{game.name} ({game.code}): whoever moves last wins. Type HEAP TAKE "
-                      "and the sizes of the heaps it leaves (e.g. '1 2 3 4'), or q to quit.")
+
+# ---- heaps: Nim and every heap game -----------------------------------------------------------
+
+_HEAP_WORD = r"(?:heap|pile)"
+_TAKE = re.compile(rf"^take (\d+) from {_HEAP_WORD} (\d+)(?: (?:leaving|->) ?(.*))?$")
+_COLON = re.compile(r"^(\d+) ?: ?(\d+)(?: ?(?:leaving|->) ?(.*))?$")
+_ARROW = re.compile(r"^(\d+) ?-> ?(.*)$")
+_SPLIT = re.compile(rf"^split {_HEAP_WORD} (\d+) into (.*)$")
+_BARE = re.compile(r"^\d+(?: \d+)+$")
+
+
+def _read_heap_move(text: str, word: str) -> tuple[int, int | None, tuple[int, ...] | None]:
+    """(heap, tokens taken or None, the heaps left or None) from the typed forms."""
+    t = " ".join(text.lower().replace(",", " ").replace(" and ", " ").split())
+    t = t.replace("->", " -> ").replace("  ", " ")
+    t = " ".join(t.split())
+    for pattern in (_TAKE, _COLON):
+        m = pattern.match(t)
+        if m:
+            first, second = int(m.group(1)), int(m.group(2))
+            heap, take = (second, first) if pattern is _TAKE else (first, second)
+            return heap, take, _left(m.group(3))
+    for pattern in (_ARROW, _SPLIT):
+        m = pattern.match(t)
+        if m:
+            return int(m.group(1)), None, _left(m.group(2)) or ()
+    if _BARE.match(t):
+        nums = [int(w) for w in t.split()]
+        return nums[0], nums[1], tuple(sorted(nums[2:])) if len(nums) > 2 else None
+    raise ValueError(f"{text!r} is not a move: write e.g. 'take 2 from {word} 0', '0:2' or "
+                     f"'0 -> 1 3' (the {word}s left); type help for every form")
+
+
+def _left(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    words = [w for w in text.split() if w not in ("nothing", "heaps", "heap", "piles", "pile")]
+    return tuple(sorted(v for v in _numbers(words, "the sizes left") if v > 0))
+
+
+def _become(options: Iterable[tuple[int, ...]], most: int = 4) -> str:
+    shown = sorted(options)
+    more = f", ... ({len(shown) - most} more)" if len(shown) > most else ""
+    return ", or ".join(_said(r) for r in shown[:most]) + more
+
+
+def _choices(values: Sequence[int]) -> str:
+    """1, 2 or 3 -- or a range when they are consecutive and many."""
+    if len(values) > 3 and values[-1] - values[0] == len(values) - 1:
+        return f"{values[0]} to {values[-1]}"
+    if len(values) == 1:
+        return str(values[0])
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+
+
+def _said(left: Sequence[int]) -> str:
+    if not left:
+        return "nothing"
+    return " and ".join(str(h) for h in left)
+
+
+class _HeapNotation(GamePlay):
+    """Reading and saying moves on heaps; a subclass lists a heap's moves (tokens taken,
+    the heaps left) in ``_heap_moves``."""
+
+    word = "heap"
+    unit = ("token", "tokens")
+
+    def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
+        raise NotImplementedError
 
     def show(self, heaps: Sequence[int]) -> str:
-        return "heaps: " + "  ".join(f"{i}:{h}" for i, h in enumerate(heaps))
+        return f"{self.word}s: " + ("  ".join(f"{i}:{h}" for i, h in enumerate(heaps))
+                                    or "none")
 
-    def over(self, heaps: Sequence[int]) -> bool:
-        return not any(next(self.game.heap_moves(h), None) is not None for h in heaps)
+    def _any_move(self, heaps: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
+        for i, h in enumerate(heaps):
+            moves = self._heap_moves(h)
+            if moves:
+                k, left = moves[0]
+                return i, k, left
+        raise ValueError("no move is left")
+
+    def _apply(self, move: Any, heaps: Sequence[int]) -> list[int]:
+        i, _, left = move
+        return list(heaps[:i]) + list(left) + list(heaps[i + 1:])
+
+    def describe(self, move: Any, heaps: Sequence[int]) -> str:
+        i, k, left = move
+        w = self.word
+        if k == 0:
+            return f"split {w} {i} into {_said(left)} ({i} -> {' '.join(map(str, left))})"
+        typed = f"{i}:{k}"
+        if self._ambiguous(heaps[i], k):
+            typed += " -> " + (" ".join(map(str, left)) if left else "0")
+        return f"take {k} from {w} {i}, leaving {_said(left)} ({typed})"
+
+    def _ambiguous(self, heap: int, take: int) -> bool:
+        return len({left for k, left in self._heap_moves(heap) if k == take}) > 1
 
     def parse(self, text: str, heaps: list[int]) -> list[int]:
-        nums = _numbers(text)
-        if len(nums) < 2:
-            raise ValueError("type the heap, the tokens to take, and the heaps left")
-        heap, take, left = nums[0], nums[1], tuple(sorted(nums[2:]))
-        if not 0 <= heap < len(heaps):
-            raise ValueError(f"there is no heap {heap} (heaps 0 to {len(heaps) - 1})")
-        h = heaps[heap]
-        legal = {(k, tuple(sorted(rest))) for k, rest in self.game.heap_moves(h)}
-        if (take, left) not in legal:
-            options = sorted({k for k, _ in legal})
-            raise ValueError(f"that move is not allowed from a heap of {h}"
-                             + (f" (it may take {options} tokens)" if options else " (no move)"))
-        return heaps[:heap] + list(left) + heaps[heap + 1:]
+        w = self.word
+        i, take, left = _read_heap_move(text, w)
+        if not 0 <= i < len(heaps):
+            numbered = f"the only {w} is {w} 0" if len(heaps) == 1 else \
+                f"the {w}s are numbered 0 to {len(heaps) - 1}"
+            raise ValueError(f"there is no {w} {i}: {numbered}")
+        h = heaps[i]
+        moves = self._heap_moves(h)
+        if not moves:
+            movable = [str(j) for j, x in enumerate(heaps) if self._heap_moves(x)]
+            raise ValueError(f"{w} {i} ({_count(h, *self.unit)}) cannot be moved in {self.name}; "
+                             f"{w}s that can: {', '.join(movable)}")
+        takes = sorted({k for k, _ in moves})
+        if takes == [0]:  # a game that only splits heaps (Grundy's game)
+            return self._split(i, h, moves, left, heaps)
+        may = f"{self.name} may take {_choices(takes)} from it"
+        if take is None:
+            take = h - sum(left or ())
+            if take < 0:
+                raise ValueError(f"{w} {i} has only {_count(h, *self.unit)}: it cannot leave "
+                                 f"{_said(left or ())}")
+        if take > h:
+            raise ValueError(f"{w} {i} has only {_count(h, *self.unit)}; {may}")
+        fits = [(k, rest) for k, rest in moves if k == take and (left is None or rest == left)]
+        if not fits:
+            if take not in takes:
+                raise ValueError(f"taking {take} from {w} {i} ({_count(h, *self.unit)}) is not "
+                                 f"allowed: {may}")
+            allowed = sorted({rest for k, rest in moves if k == take})
+            raise ValueError(f"taking {take} from {w} {i} ({h}) and leaving {_said(left or ())} "
+                             f"is not allowed: it may leave " + ", or ".join(_said(r) for r in allowed))
+        if len({rest for _, rest in fits}) > 1:
+            allowed = sorted({rest for _, rest in fits})
+            raise ValueError(f"taking {take} from {w} {i} ({h}) may leave "
+                             + ", or ".join(_said(r) for r in allowed)
+                             + f": say which, e.g. '{i}:{take} -> "
+                             + (" ".join(map(str, allowed[-1])) or "0") + "'")
+        return self._apply((i, take, fits[0][1]), heaps)
 
-    def computer(self, heaps: list[int]) -> tuple[str, list[int]]:
-        move = self.game.winning_move(heaps)
-        if move is None:  # lost: any legal move
-            i = next(i for i, h in enumerate(heaps) if next(self.game.heap_moves(h), None))
-            k, left = next(self.game.heap_moves(heaps[i]))
-        else:
-            i, k, left = move
-        desc = f"takes {k} from heap {i}" + (f", leaving {list(left)}" if left else "")
-        return desc, heaps[:i] + list(left) + heaps[i + 1:]
+
+    def _split(self, i: int, h: int, moves: list[tuple[int, tuple[int, ...]]],
+               left: tuple[int, ...] | None, heaps: list[int]) -> list[int]:
+        """A split typed in a game whose every move splits a heap, tokens kept."""
+        options = {rest for _, rest in moves}
+        if left is None or left not in options:
+            got = "" if left is None else f" into {_said(left)}"
+            raise ValueError(f"{self.name} only splits heaps, keeping every token: heap {i} "
+                             f"({h}) cannot be split{got}; it may become {_become(options)} "
+                             f"(e.g. '{i} -> {' '.join(map(str, min(options)))}')")
+        return self._apply((i, 0, left), heaps)
 
 
-class TurningPlay:
-    """A coin-turning game on a row of coins: a move lists the coins to turn, e.g. "1 4"
-    (coins numbered from 0; the rightmost must be a head)."""
+_HEAP_FORMS = """Moves ({w}s are numbered from 0, left to right):
+  take 2 from {w} 1           or  1:2            take 2 {units} from {w} 1
+  take 1 from {w} 0 leaving 1 and 3   or  0:1 -> 1 3   say what is left when it could differ
+  0 -> 1 3                    {w} 0 becomes {w}s of 1 and 3 (the sizes left)"""
+_GRUNDY_FORMS = """Moves (heaps are numbered from 0, left to right):
+  split heap 0 into 3 and 4   or  0 -> 3 4       two heaps of different sizes"""
 
-    def __init__(self, game: Any, length: int) -> None:
+
+class NimPlay(_HeapNotation):
+    """Nim (:class:`.Nim`): take any number of stones from one pile.
+
+    >>> NimPlay().parse("take 2 from pile 1", [3, 5]), NimPlay().parse("1:5", [3, 5])
+    ([3, 3], [3, 0])
+    """
+
+    word = "pile"
+    unit = ("stone", "stones")
+    stuck = "no stone is left"
+    how = "A move takes stones from one pile."
+
+    def __init__(self, misere: bool = False) -> None:
+        super().__init__(Nim(), "Nim", misere)
+        self.forms = _HEAP_FORMS.format(w="pile", units="stones")
+
+    def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
+        return [(k, (heap - k,) if heap > k else ()) for k in range(1, heap + 1)]
+
+    def computer(self, piles: Any) -> tuple[str, Any]:
+        move = self.ruleset.winning_move(piles, misere=self.misere)
+        if move is None:  # lost: take one stone from the largest pile, and hope
+            i = max(range(len(piles)), key=lambda j: piles[j])
+            move = Move(i, 1, piles[i] - 1)
+        return self.describe(move, piles), self._apply(move, piles)
+
+    def _as_triple(self, move: Any) -> tuple[int, int, tuple[int, ...]]:
+        if isinstance(move, Move):
+            return move.pile, move.take, (move.new_size,) if move.new_size else ()
+        i, k, left = move
+        return int(i), int(k), tuple(left)
+
+    def describe(self, move: Any, piles: Sequence[int]) -> str:
+        return super().describe(self._as_triple(move), piles)
+
+    def _apply(self, move: Any, piles: Sequence[int]) -> list[int]:
+        # piles keep their places (an empty pile stays, as 0): the numbering never shifts
+        i, k, _ = self._as_triple(move)
+        return list(piles[:i]) + [piles[i] - k] + list(piles[i + 1:])
+
+    def losing(self, piles: list[int]) -> bool:
+        """Whether the player to move loses (the web playground asks)."""
+        return self.ruleset.is_losing(piles, misere=self.misere)
+
+
+class HeapPlay(_HeapNotation):
+    """A heap game (:class:`.HeapGame`: subtraction, octal, take-and-break, Grundy's game),
+    shown by its name in the literature when it has one.
+
+    >>> HeapPlay(heap_game_from_code("0.07")).name
+    "Dawson's Kayles (0.07)"
+    """
+
+    stuck = "no heap can be moved"
+    how = "A move takes tokens from one heap (and may split what is left) as the code allows."
+
+    def __init__(self, game: HeapGame, misere: bool = False) -> None:
+        super().__init__(game, _heap_title(game), misere)
         self.game = game
-        self.length = length
-        self.last_mover_wins = True
-        self.rules = (f"{game.name}: turn coins, the rightmost from heads to tails; whoever "
-                      "moves last wins. Type the coins to turn (from 0), e.g. '1 4', or q.")
+        if game.kind == "grundy":
+            self.how = "A move splits one heap into two heaps of different sizes."
+        self.forms = _GRUNDY_FORMS if game.kind == "grundy" else \
+            _HEAP_FORMS.format(w="heap", units="tokens")
+
+    def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
+        return [(k, tuple(sorted(left))) for k, left in self.game.heap_moves(heap)]
+
+    def _apply(self, move: Any, heaps: Sequence[int]) -> list[int]:
+        i, _, left = move
+        return list(heaps[:i]) + sorted(left) + list(heaps[i + 1:])
+
+
+def _heap_title(game: HeapGame) -> str:
+    """Kayles, Dawson's Kayles, ... for the codes with a name; the code otherwise."""
+    if game.kind == "grundy":
+        return game.name
+    named = heap_game_name(game.code)
+    if named is not None:
+        return f"{named} ({game.code})"
+    if game.name != game.code:
+        return f"{game.name} ({game.code})"
+    kind = {"octal": "the octal game", "subtraction": "the subtraction game"}
+    return f"{kind.get(game.kind, 'the take-and-break game')} {game.code}"
+
+
+# ---- a row of coins ---------------------------------------------------------------------------
+
+
+def _turning_title(game: TurningGame) -> str:
+    if game.name in NAMED_GAMES or game.name.startswith("at-most-"):
+        return game.name.replace("-", " ").title() + f" ({game.code})"
+    return game.name if game.code is None or game.name != game.code else \
+        f"the turning game {game.code}"
+
+
+class TurningPlay(GamePlay):
+    """A coin-turning game on a row of coins (:class:`.TurningGame`): a move lists the coins
+    turned, the rightmost of them a head (coins numbered from 0, left to right).
+
+    >>> from nimbers.games.turning import named_game
+    >>> TurningPlay(named_game("ruler"), 5).parse("turn 2 3 4", [0, 4])
+    [0, 2, 3]
+    """
+
+    stuck = "no head can be turned"
+    how = "A move turns over coins, the rightmost of them from heads to tails."
+    forms = ("Moves (coins are numbered from 0, left to right): the coins to turn, the "
+             "rightmost a head:\n  turn 1 4    or  1 4    or  1,4\n"
+             "The game's rule says which sets of coins may be turned together.")
+
+    def __init__(self, game: TurningGame, length: int, misere: bool = False) -> None:
+        super().__init__(game, _turning_title(game), misere)
+        self.game = game
+        self.length = int(length)
 
     def show(self, heads: Sequence[int]) -> str:
-        row = "".join("H" if i in set(heads) else "T" for i in range(self.length))
-        return f"coins: {row}   (0..{self.length - 1} from the left)"
+        hs = set(heads)
+        row = "".join("H" if i in hs else "T" for i in range(self.length))
+        return f"coins: {row}   (coins 0 to {self.length - 1} from the left)"
 
-    def over(self, heads: Sequence[int]) -> bool:
-        return not any(next(self.game.move_sets(h), None) is not None for h in heads)
+    def _sets_at(self, x: int, most: int | None = None) -> list[tuple[int, ...]]:
+        out: list[tuple[int, ...]] = []
+        for others in self.game.move_sets(x):
+            coins = tuple(sorted(others)) + (x,)
+            if coins not in out:
+                out.append(coins)
+            if most is not None and len(out) >= most:
+                break
+        return out
 
     def parse(self, text: str, heads: list[int]) -> list[int]:
-        coins = sorted(set(_numbers(text)))
-        if not coins:
-            raise ValueError("type the coins to turn")
-        if coins[0] < 0 or coins[-1] >= self.length:
-            raise ValueError(f"coins are numbered 0 to {self.length - 1}")
+        words = text.lower().replace(",", " ").replace(" and ", " ").split()
+        words = [w for w in words if w not in ("turn", "coin", "coins")]
+        if not words:
+            raise ValueError("type the coins to turn, e.g. 'turn 1 4'")
+        coins = sorted(set(_numbers(words, "a coin's number; type e.g. 'turn 1 4'")))
+        if coins[-1] >= self.length:
+            raise ValueError(f"there is no coin {coins[-1]}: coins are numbered 0 to "
+                             f"{self.length - 1}")
         x = coins[-1]
         if x not in heads:
-            raise ValueError(f"the rightmost coin turned ({x}) must be a head")
-        others = tuple(coins[:-1])
-        if not any(tuple(sorted(s)) == others for s in self.game.move_sets(x)):
-            raise ValueError(f"{self.game.name} does not allow turning those coins")
+            raise ValueError(f"coin {x} is a tail: the rightmost coin turned must be a head "
+                             f"(heads: {', '.join(map(str, heads)) or 'none'})")
+        legal = self._sets_at(x)
+        if not legal:
+            raise ValueError(f"{self.name} allows no move at coin {x}")
+        if tuple(coins) not in legal:
+            shown = "; ".join(" ".join(map(str, s)) for s in legal[:6])
+            more = f" (and {len(legal) - 6} more)" if len(legal) > 6 else ""
+            raise ValueError(f"{self.name} does not allow turning coins "
+                             f"{' '.join(map(str, coins))}: at head {x} it may turn {shown}{more}")
         return sorted(set(heads) ^ set(coins))
 
-    def computer(self, heads: list[int]) -> tuple[str, list[int]]:
-        move = self.game.winning_move(heads)
-        if move is None:  # lost: any legal move, at the rightmost head that has one
-            x = next(h for h in reversed(heads) if next(self.game.move_sets(h), None) is not None)
-            move = sorted(next(self.game.move_sets(x))) + [x]
-        return "turns " + " ".join(str(c) for c in move), sorted(set(heads) ^ set(move))
+    def describe(self, move: Any, heads: Sequence[int]) -> str:
+        return "turn " + " ".join(str(c) for c in move)
+
+    def _apply(self, move: Any, heads: Sequence[int]) -> list[int]:
+        return sorted(set(heads) ^ set(move))
+
+    def _any_move(self, heads: Sequence[int]) -> list[int]:
+        for x in reversed(sorted(heads)):
+            sets = self._sets_at(x, most=1)
+            if sets:
+                return list(sets[0])
+        raise ValueError("no move is left")
+
+
+# ---- a board of coins: Tartan products --------------------------------------------------------
+
+
+class BoardPlay(GamePlay):
+    """A Tartan product on a board (:class:`.Tartan`: Turning Corners, Rugs, A x B): a move
+    turns the coins R x C of a row move R and a column move C, the bottom-right one a head.
+    It is typed as those coins, or as two opposite corners of their rectangle when that
+    says which move is meant (always for Turning Corners and Rugs).
+
+    >>> BoardPlay(turning_corners(), (4, 6)).parse("1:2 3:5", [(3, 5)])
+    [(1, 2), (1, 5), (3, 2)]
+    """
+
+    stuck = "no head can be turned"
+    forms = ("Moves (row:column, both from 0; row 0 at the top, column 0 on the left):\n"
+             "  1:2 3:5              two opposite corners of the rectangle; the bottom-right "
+             "one is a head\n"
+             "  1:2 1:5 3:2 3:5      or every coin turned (rows x columns of the factors' moves)")
+
+    def __init__(self, game: Tartan, shape: tuple[int, int], misere: bool = False) -> None:
+        if len(game.factors) != 2:
+            raise ValueError("play on a board needs a product of two games")
+        super().__init__(game, game.name, misere)
+        self.game = game
+        self.shape = (int(shape[0]), int(shape[1]))
+        rows, cols = (_turning_title(f) for f in game.factors)
+        self.how = (f"A move turns the coins of a rectangle: rows as {rows} turns coins, "
+                    f"columns as {cols}; its bottom-right coin goes from heads to tails.")
+
+    def show(self, heads: Sequence[tuple[int, ...]]) -> str:
+        hs = set(heads)
+        width = len(str(self.shape[1] - 1))
+        top = "    " + " ".join(f"{c:>{width}}" for c in range(self.shape[1]))
+        lines = [top] + [f"{r:>3} " + " ".join(f"{'H' if (r, c) in hs else 'T':>{width}}"
+                                               for c in range(self.shape[1]))
+                         for r in range(self.shape[0])]
+        return "\n".join(lines)
+
+    def _axis_sets(self, axis: int, x: int) -> list[tuple[int, ...]]:
+        out = []
+        for others in self.game.factors[axis].move_sets(x):
+            s = tuple(sorted(others)) + (x,)
+            if s not in out:
+                out.append(s)
+        return out
+
+    def _resolve(self, coins: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """The move meant by the typed coins: a product R x C typed whole, or its corners."""
+        rows = sorted({r for r, _ in coins})
+        cols = sorted({c for _, c in coins})
+        whole = sorted(product(rows, cols))
+        bottom, right = rows[-1], cols[-1]
+        corners = {(rows[0], cols[0]), (bottom, right)}, {(rows[0], right), (bottom, cols[0])}
+        typed = set(coins)
+        if typed != set(whole) and not any(typed == c for c in corners):
+            raise ValueError("type every coin of a rectangle's rows x columns, or two opposite "
+                             "corners of it, e.g. '1:2 3:5'")
+        row_sets = self._axis_choices(0, rows)
+        col_sets = self._axis_choices(1, cols)
+        for axis, sets, typed_axis in ((0, row_sets, rows), (1, col_sets, cols)):
+            if not sets:
+                raise ValueError(self._not_a_move(axis, typed_axis))
+        if len(row_sets) * len(col_sets) > 1:
+            options = [" ".join(f"{r}:{c}" for r, c in product(rs, cs))
+                       for rs in row_sets for cs in col_sets][:3]
+            raise ValueError("those corners fit several moves: type every coin, e.g. "
+                             + " or ".join(repr(o) for o in options))
+        return sorted(product(row_sets[0], col_sets[0]))
+
+    def _axis_choices(self, axis: int, typed: list[int]) -> list[tuple[int, ...]]:
+        """The factor's move sets ending at the largest typed coordinate: the typed set
+        itself when it is one, else (one or two coordinates: corners) those spanning from
+        the smallest to the largest."""
+        legal = self._axis_sets(axis, typed[-1])
+        if tuple(typed) in legal:
+            return [tuple(typed)]
+        if len(typed) > 2:
+            return []
+        return [s for s in legal if s[0] == typed[0]]
+
+    def _not_a_move(self, axis: int, typed: list[int]) -> str:
+        factor = self.game.factors[axis]
+        what = ("row", "column")[axis] + ("s" if len(typed) > 1 else "")
+        verb = "are" if len(typed) > 1 else "is"
+        legal = self._axis_sets(axis, typed[-1])
+        shown = "; ".join(" ".join(map(str, s)) for s in legal[:6]) or "nothing"
+        more = f" (and {len(legal) - 6} more)" if len(legal) > 6 else ""
+        return (f"the {what} {' '.join(map(str, typed))} {verb} not a move of "
+                f"{_turning_title(factor)}: ending at {typed[-1]} it may turn {shown}{more}")
+
+    def parse(self, text: str, heads: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        words = [w for w in text.lower().replace(",", " ").replace(" and ", " ").split()
+                 if w not in ("turn", "corners", "coins")]
+        if not words or any(":" not in w for w in words):
+            raise ValueError(f"{text!r} is not a move: type coins as row:column, e.g. "
+                             "'1:2 3:5' (two opposite corners of the rectangle)")
+        try:
+            coins = heads_2d(",".join(words))
+        except ValueError as exc:
+            raise ValueError(f"{exc} (e.g. '1:2 3:5')") from None
+        coins = [(r, c) for r, c in coins]
+        rows, cols = self.shape
+        for r, c in coins:
+            if r >= rows or c >= cols:
+                raise ValueError(f"there is no coin {r}:{c}: rows 0 to {rows - 1}, columns 0 to "
+                                 f"{cols - 1}")
+        head = (max(r for r, _ in coins), max(c for _, c in coins))
+        if head not in heads:
+            raise ValueError(f"coin {head[0]}:{head[1]}, the bottom-right of the move, is a tail; "
+                             "heads: " + (", ".join(f"{r}:{c}" for r, c in heads) or "none"))
+        move = self._resolve(coins)
+        return sorted(set(heads) ^ set(move))
+
+    def describe(self, move: Any, heads: Sequence[tuple[int, ...]]) -> str:
+        coins = sorted(tuple(c) for c in move)
+        rows = sorted({r for r, _ in coins})
+        cols = sorted({c for _, c in coins})
+        if len(coins) == 1:
+            return f"turn {coins[0][0]}:{coins[0][1]} (one coin)"
+        typed = f"{rows[0]}:{cols[0]} {rows[-1]}:{cols[-1]}"
+        try:
+            short = self._resolve([(rows[0], cols[0]), (rows[-1], cols[-1])]) == coins
+        except ValueError:
+            short = False
+        if not short:
+            typed = " ".join(f"{r}:{c}" for r, c in coins)
+        return (f"turn rows {' '.join(map(str, rows))} x columns {' '.join(map(str, cols))} "
+                f"({typed})")
+
+    def _apply(self, move: Any, heads: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        return sorted(set(heads) ^ {tuple(c) for c in move})
+
+    def _any_move(self, heads: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        for h in reversed(sorted(heads)):
+            for coins in self.game.move_sets(h):
+                return coins
+        raise ValueError("no move is left")
+
+
+# ---- games by name ----------------------------------------------------------------------------
+
+#: shorter names people type for families of :data:`.turning.NAMED_GAMES`
+ROW_ALIASES = {"mock-turtles": "mocking-turtles", "turtles": "turning-turtles"}
+
+#: boards by name
+BOARDS: dict[str, Callable[[], Tartan]] = {"turning-corners": turning_corners, "rugs": rugs}
+
+#: the largest positions ``setup_game`` sets up: play is for people, and a move is checked
+#: against every move of its heap, head or rectangle
+MAX_HEAP, MAX_ROW, MAX_SIDE = 100_000, 20, 16
+
+_DEFAULT_HEAPS = ["3", "5", "7"]
+_DEFAULT_ROW = "THHTHTHH"
+_DEFAULT_BOARD = ["1:2", "2:3", "3:1"]
+_CODE = re.compile(r"^[0-9a-fA-F]?\.[0-9a-fA-F]*$")
+
+
+def known_games() -> str:
+    """The names ``setup_game`` knows, in one line."""
+    heaps = ", ".join(list(HEAP_GAMES) + ["grundy"])
+    rows = ", ".join(NAMED_GAMES)
+    return (f"nim; heap games {heaps} or a code like 0.77; coin rows {rows}, at-most-T or a "
+            f"code like 1-3; boards {', '.join(BOARDS)} or 'A x B'")
+
+
+def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
+               ) -> tuple[GamePlay, Any]:
+    """A game and its starting position from what a person types: the game's name in the
+    literature (or its code) and the position.
+
+    Parameters
+    ----------
+    name : str
+        "nim"; a heap game ("kayles", "dawson's kayles", "dawsons-chess", "grundy", ... or
+        a code such as "0.77"); a coin-turning family ("ruler", "mocking-turtles", ... or a
+        code such as "1-3C(5)"); a board ("turning-corners", "rugs", or "A x B" for the
+        Tartan product of two coin-turning games).  The older forms "octal CODE HEAPS..."
+        and "turning GAME ROW" still work.
+    setup : sequence of str
+        Pile or heap sizes ("3", "5", "7": the default), a row of coins ("THHTH"; default
+        THHTHTHH), or heads on a board as row:column ("1:2", "3:5"; default 1:2 2:3 3:1).
+    misere : bool
+        The misère rule: whoever moves last loses.
+
+    Raises
+    ------
+    ValueError
+        an unknown name, or a position that does not fit the game or is larger than play
+        takes (heaps of 100,000 tokens, rows of 20 coins, boards of 16 x 16).
+
+    >>> game, heaps = setup_game("dawson's chess", ["4", "6"], misere=True)
+    >>> game.name, heaps, game.misere
+    ("Dawson's Chess (0.137)", [4, 6], True)
+    >>> setup_game("turning-corners", ["3:5"])[1]
+    [(3, 5)]
+    """
+    key = game_key(name)
+    setup = list(setup)
+    if key == "nim":
+        return NimPlay(misere), _sizes(setup or _DEFAULT_HEAPS, "pile")
+    if key in ("octal", "heap", "take-break"):
+        if len(setup) < 2:  # the older form: a code and the heaps, both given
+            raise ValueError(f"play {key} needs a code, then heap sizes, e.g. 'play {key} 0.77 "
+                             "3 5' (or by name, with heaps 3 5 7 by default: 'play kayles')")
+        return setup_game(setup[0], setup[1:], misere)
+    if key == "turning":
+        if not setup:
+            raise ValueError("play turning needs a game, then a row like THHTH, e.g. ruler THHTH")
+        return setup_game(setup[0], setup[1:], misere)
+    if key in BOARDS or " x " in f" {name.lower()} ":
+        return _board(key, name, setup, misere)
+    if key in HEAP_GAMES or key in GRUNDY_NAMES or _CODE.match(name.strip()):
+        game = heap_game_from_code(name)
+        return HeapPlay(game, misere), _sizes(setup or _DEFAULT_HEAPS, "heap")
+    try:
+        turning = named_game(ROW_ALIASES.get(key, name))
+    except ValueError:
+        raise ValueError(f"unknown game {name!r}: known are {known_games()}") from None
+    return _row(turning, setup, misere)
+
+
+def _sizes(words: Sequence[str], what: str) -> list[int]:
+    sizes = []
+    for w in words:
+        for part in w.replace(",", " ").split():
+            try:
+                sizes.append(int(part, 0))
+            except ValueError:
+                raise ValueError(f"a {what} size is a number, got {part!r}") from None
+            if not 0 <= sizes[-1] <= MAX_HEAP:
+                raise ValueError(f"a {what} size here is 0 to {MAX_HEAP:,}, got {part}")
+    if not sizes:
+        raise ValueError(f"give at least one {what} size")
+    return sizes
+
+
+def _row(game: TurningGame, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
+    row = "".join(setup) if setup else _DEFAULT_ROW
+    if not row or set(row.upper()) - {"H", "T"}:
+        raise ValueError(f"a row of coins is written with H and T, coin 0 first, e.g. THHTH; "
+                         f"got {' '.join(setup)!r}")
+    if len(row) > MAX_ROW:
+        raise ValueError(f"a row here has at most {MAX_ROW} coins, got {len(row)}")
+    return TurningPlay(game, len(row), misere), heads_of(row)
+
+
+def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
+    if key in BOARDS:
+        game = BOARDS[key]()
+    else:
+        parts = [p.strip() for p in re.split(r"\sx\s", name.strip(), flags=re.IGNORECASE)]
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(f"a board game is 'A x B' for two coin-turning games, got {name!r}")
+        game = tartan(*parts)
+    heads = heads_2d(",".join(setup or _DEFAULT_BOARD))
+    if not heads:
+        raise ValueError("give at least one head, as row:column")
+    shape = (max(r for r, _ in heads) + 1, max(c for _, c in heads) + 1)
+    if max(shape) > MAX_SIDE:
+        raise ValueError(f"a board here has at most {MAX_SIDE} rows and columns (rows and "
+                         f"columns 0 to {MAX_SIDE - 1}), got {shape[0]} x {shape[1]}")
+    return BoardPlay(game, shape, misere), heads
