@@ -203,15 +203,6 @@ def nim_reply(piles: list[int], misere: bool) -> dict[str, Any]:
 # ---- heap games ----------------------------------------------------------------------------
 
 #: Heap games by name (codes as in Winning Ways and CGSuite).
-HEAP_NAMES = {
-    "kayles": "0.77",
-    "dawsons-kayles": "0.07",
-    "dawsons-chess": "0.137",
-    "guiles": "0.15",
-    "treblecross": "0.007",
-}
-
-
 @lru_cache(maxsize=64)
 def heap_game(spec: str) -> games.HeapGame:
     """A heap game from a name (kayles, dawsons-kayles, grundy, ...), an octal or
@@ -220,11 +211,7 @@ def heap_game(spec: str) -> games.HeapGame:
     >>> heap_game("kayles").code, heap_game("S(1,2)").nim_values(4).tolist()
     ('0.77', [0, 1, 2, 0])
     """
-    key = spec.strip().lower().replace("'", "").replace("_", "-").replace(" ", "-")
-    if key in ("grundy", "grundys-game"):
-        return games.grundy_game()
-    if key in HEAP_NAMES:
-        return games.take_break_game(HEAP_NAMES[key], name=key)
+    key = spec.strip().lower().replace(" ", "")
     if key.startswith("s(") and key.endswith(")"):
         try:
             amounts = [int(v) for v in key[2:-1].split(",") if v.strip()]
@@ -233,7 +220,7 @@ def heap_game(spec: str) -> games.HeapGame:
         if len(amounts) > 32 or any(v > 1000 for v in amounts):
             raise ValueError("a subtraction set here has at most 32 amounts, each at most 1000")
         return games.subtraction_game(amounts)
-    return games.heap_game_from_code(spec)
+    return games.heap_game_from_code(spec)  # a name of codes.HEAP_GAMES, "grundy" or a code
 
 
 def _heap_move_text(index: int, take: int, old: int, left: tuple[int, ...]) -> str:
