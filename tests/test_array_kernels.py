@@ -107,6 +107,20 @@ def test_outer_into_an_overlapping_out_is_numpys(kernel):
     assert mine.tolist() == plain.tolist()
 
 
+def test_products_with_zero_and_half_halves(kernel):
+    """The portable kernel masks a zero 16-bit factor (log 0 does not exist) and folds sums of
+    up to three logarithms: operands whose 16-bit pieces are 0, 1, 2^15 or random."""
+    rng = np.random.default_rng(12)
+    pieces = np.array([0, 0, 1, 0x8000, 0xffff], dtype=np.uint64)
+    halves = np.where(rng.random((4000, 4)) < 0.6, pieces[rng.integers(0, 5, (4000, 4))],
+                      rng.integers(0, 2**16, (4000, 4), dtype=np.uint64))
+    x = (halves << (16 * np.arange(4, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
+    a, b = x[:2000], x[2000:]
+    assert nim_mul(a, b).tolist() == oracle_products(a, b)
+    assert nim_mul(a.astype(np.uint16), b.astype(np.uint16)).tolist() == oracle_products(
+        a.astype(np.uint16), b.astype(np.uint16))
+
+
 def test_runs_shorter_than_the_threshold_and_mixed(kernel):
     rng = np.random.default_rng(8)
     a = np.repeat(random_u64(rng, 6), [1, 300, 2, 400, 383, 384])

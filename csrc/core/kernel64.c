@@ -14,8 +14,8 @@
 
 #include "kernel_inline.h"
 
-uint32_t nk_log16[65536];
-uint16_t nk_exp16[4 * 65535 + 1];
+uint16_t nk_log16[65536];
+uint16_t nk_exp16[NK_EXP16_SIZE];
 int nk_kernel = NK_PORTABLE;
 u64 nk_half_work[2];
 u64 nk_half_squared_work[2];
@@ -84,13 +84,14 @@ static void build_log_tables(void)
         for (unsigned b = 0; b < 256; b++)
             mul8_tab[a][b] = (uint8_t)small_mul(a, b, 8);
     uint32_t g = generator16(), x = 1;
-    memset(nk_exp16, 0, sizeof nk_exp16);
     for (uint32_t i = 0; i < 65535; i++) {
-        nk_exp16[i] = nk_exp16[i + 65535] = (uint16_t)x;
-        nk_log16[x] = i;
+        nk_exp16[i] = (uint16_t)x;
+        nk_log16[x] = (uint16_t)i;
         x = mul16_from8(x, g);
     }
-    nk_log16[0] = NK_LOG_ZERO;
+    for (uint32_t i = 65535; i < NK_EXP16_SIZE; i++) /* the period again, for folded sums */
+        nk_exp16[i] = nk_exp16[i - 65535];
+    nk_log16[0] = 0; /* never used unmasked */
 }
 
 /* Eight byte tables of the GF(2)-linear map sending bit i to images[i]. */
@@ -914,9 +915,10 @@ void nk_mul_outer8(const uint8_t *a, size_t m, const uint8_t *b, size_t n, uint8
 
 void nk_mul_outer16(const uint16_t *a, size_t m, const uint16_t *b, size_t n, uint16_t *o)
 {
-    for (size_t i = 0; i < m; i++) {
-        uint32_t c = a[i];
+    for (size_t i = 0; i < m; i++) { /* the logarithm of the row's constant, once */
+        uint32_t log_c = nk_log16[a[i]], row_mask = -(uint32_t)(a[i] != 0);
         for (size_t j = 0; j < n; j++)
-            o[i * n + j] = (uint16_t)nk_mul16(c, b[j]);
+            o[i * n + j] = (uint16_t)(nk_exp16_sum(log_c + nk_log16[b[j]]) & row_mask &
+                                      -(uint32_t)(b[j] != 0));
     }
 }
