@@ -168,7 +168,7 @@ def array_kernels():
             "nim_div": lambda: nimbers.nim_div(a, nonzero),
             "uint8": lambda: mul(a8, b8),
             "uint16": lambda: mul(a16, b16),
-        }, rounds=5, reps=2)
+        }, rounds=7, reps=2)
         product = t["product"]
         print(f"kernel {kernel}, ns per element (ratio to the element-wise product):")
         for name, v in t.items():

@@ -475,8 +475,9 @@ static void fill_linear(nk_lintab t, const u64 images[64])
 }
 
 #ifdef NK_HAVE_VPCLMUL
-/* The same with 256-bit XORs (the kernel vpclmul implies AVX2): entries 4..255 four at a
- * time, half the stores of the 128-bit loop the compiler makes of fill_linear. */
+/* The same with 256-bit XORs, for the carry-less kernels on a CPU with AVX2 (checked with
+ * VPCLMULQDQ at start-up): entries 4..255 four at a time, half the stores of the 128-bit
+ * loop the compiler makes of fill_linear. */
 NK_VPCLMUL_FN static void fill_linear_avx2(nk_lintab t, const u64 images[64])
 {
     for (int j = 0; j < 8; j++) {
@@ -553,7 +554,7 @@ static void constant_tables(u64 c, nk_lintab t)
         bytes[j] = (u64)1 << (8 * j);
     mul_block(&c, 0, bytes, sizeof(u64), bytes, sizeof(u64), 8);
 #ifdef NK_HAVE_VPCLMUL
-    if (nk_kernel == NK_VPCLMUL) {
+    if (NK_POLY(nk_kernel) && vpclmul_ok) { /* the portable kernel stays plain C */
         bytewise_images_avx2(bytes, images);
         fill_linear_avx2(t, images);
         return;
