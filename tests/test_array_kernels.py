@@ -92,6 +92,10 @@ def test_outer_keeps_numpy_semantics(kernel):
     assert nim_mul.outer(a, b, dtype=np.uint64).tolist() == expect.tolist()
     assert nim_mul.outer(np.uint64(a[0, 0]), b).tolist() == expect[0, 0].tolist()
     assert nim_mul.outer(a[0, :1].astype(np.uint8), b).dtype == np.uint64  # promotion
+    swapped = b.astype(">u8")                                          # numpy casts it
+    assert nim_mul.outer(a, swapped).tolist() == expect.tolist()
+    into_swapped = np.empty((2, 3, 4), ">u8")
+    assert nim_mul.outer(a, b, out=into_swapped).tolist() == expect.tolist()
     big = [2**64 - 1, 2**63]
     assert nim_mul.outer(big, big).tolist() == [[fermat_mul(x, y) for y in big] for x in big]
     with pytest.raises(ValueError):

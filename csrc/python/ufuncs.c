@@ -680,22 +680,24 @@ int nb_is_numpy(PyObject *o)
  * row.  The product of a uint8, uint16 or uint64 array by another of its dtype goes here
  * instead: each row (or column) of the result is a constant times an array. */
 
-/* A C-contiguous, aligned copy or view of an exact ndarray of typenum; NULL (no error set)
- * for anything else. */
+/* A C-contiguous, aligned copy or view of an exact ndarray of typenum in the machine's byte
+ * order; NULL (no error set) for anything else. */
 static PyArrayObject *plain_operand(PyObject *x, int typenum)
 {
-    if (!PyArray_CheckExact(x) || PyArray_TYPE((PyArrayObject *)x) != typenum)
+    if (!PyArray_CheckExact(x) || PyArray_TYPE((PyArrayObject *)x) != typenum ||
+        !PyArray_ISNOTSWAPPED((PyArrayObject *)x))
         return NULL;
     return (PyArrayObject *)PyArray_FromAny(x, NULL, 0, 0, NPY_ARRAY_CARRAY_RO, NULL);
 }
 
 /* Whether out can take the result in place: an exact, writeable, C-contiguous, aligned
- * ndarray of the shape and dtype, sharing no memory with an operand. */
+ * ndarray of the shape and dtype in the machine's byte order, sharing no memory with an
+ * operand. */
 static int usable_out(PyArrayObject *out, PyArrayObject *a, PyArrayObject *b, int typenum)
 {
     int nd = PyArray_NDIM(a) + PyArray_NDIM(b);
     if (!PyArray_CheckExact((PyObject *)out) || PyArray_TYPE(out) != typenum ||
-        PyArray_NDIM(out) != nd || !PyArray_ISCARRAY(out))
+        PyArray_NDIM(out) != nd || !PyArray_ISCARRAY(out) || !PyArray_ISNOTSWAPPED(out))
         return 0;
     for (int i = 0; i < PyArray_NDIM(a); i++)
         if (PyArray_DIM(out, i) != PyArray_DIM(a, i))
