@@ -1,7 +1,7 @@
 """Arithmetic speed of nimbers against its peers, side by side in one process.
 
-Run:  python benchmarks/bench_arith.py        (about a minute; galois optional:
-      pip install galois)
+Run:  python benchmarks/bench_arith.py        (about two minutes; galois optional:
+      pip install galois); --arrays runs only the array kernels' rows
 Prints each figure and its ratio to the peer.
 """
 
@@ -138,6 +138,68 @@ def array_protocol():
           f" uint64 {t['uint64'] * 1e9 / 1e6:.2f} -> {t['int64'] / t['uint64']:.2f}x")
 
 
+def array_kernels():
+    """The array kernels of issue #15, per element on 10^6 random uint64 (thread CPU time,
+    medians of interleaved rounds), each kernel the CPU has; then the portable product from
+    10^3 to 10^7 elements (its tables against the L2 cache)."""
+    print(f"CPU: {cpu_model()}")
+    n = 10**6
+    gen = np.random.default_rng(4)
+    a = gen.integers(0, 2**64, n, dtype=np.uint64, endpoint=False)
+    b = gen.integers(0, 2**64, n, dtype=np.uint64, endpoint=False)
+    nonzero = a | np.uint64(1)
+    c = np.uint64(gen.integers(0, 2**64, dtype=np.uint64, endpoint=False))
+    row, col = a[:1000], b[:1000]
+    tall, short = a[:100000], b[:10]
+    a8, b8 = a.astype(np.uint8), b.astype(np.uint8)
+    a16, b16 = a.astype(np.uint16), b.astype(np.uint16)
+    mul = nimbers.nim_mul
+    for kernel in nimbers.available_kernels():
+        nimbers.set_kernel(kernel)
+        t = interleaved({
+            "product": lambda: mul(a, b),
+            "constant": lambda: mul(a, c),
+            "outer 1000 x 1000": lambda: mul.outer(row, col),
+            "outer 10^5 x 10": lambda: mul.outer(tall, short),
+            "numpy's outer 1000 x 1000": lambda: mul.ufunc.outer(row, col),
+            "reduce": lambda: mul.reduce(a),
+            "accumulate": lambda: mul.accumulate(a),
+            "nim_inv": lambda: nimbers.nim_inv(nonzero),
+            "nim_div": lambda: nimbers.nim_div(a, nonzero),
+            "uint8": lambda: mul(a8, b8),
+            "uint16": lambda: mul(a16, b16),
+        }, rounds=7, reps=2)
+        product = t["product"]
+        print(f"kernel {kernel}, ns per element (ratio to the element-wise product):")
+        for name, v in t.items():
+            print(f"  {name:26s} {v * 1e9 / n:6.2f} ns  {v / product:5.2f}x")
+    nimbers.set_kernel("portable")
+    sizes = [10**k for k in range(3, 8)]
+    arrays = {m: (gen.integers(0, 2**64, m, dtype=np.uint64, endpoint=False),
+                  gen.integers(0, 2**64, m, dtype=np.uint64, endpoint=False)) for m in sizes}
+    calls = {m: max(1, 10**6 // m) for m in sizes}
+    out = {m: np.empty(m, np.uint64) for m in sizes}
+    t = interleaved({m: (lambda m=m, x=arrays[m]: [mul(x[0], x[1], out=out[m]) for _ in range(calls[m])])
+                     for m in sizes}, rounds=5, reps=1)
+    print("portable kernel, ns per product: " +
+          ", ".join(f"10^{len(str(m)) - 1}: {t[m] * 1e9 / (m * calls[m]):.1f}" for m in sizes))
+    nimbers.set_kernel("auto")
+
+
+def cpu_model():
+    """The CPU's model name and the flags the kernels care about, from /proc/cpuinfo."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "unknown (no /proc/cpuinfo)"
+    model = next((line.split(":", 1)[1].strip() for line in info.splitlines()
+                  if line.startswith("model name")), "unknown")
+    flags = next((line.split(":", 1)[1].split() for line in info.splitlines()
+                  if line.startswith("flags")), [])
+    wanted = ["pclmulqdq", "vpclmulqdq", "avx2", "avx512f", "gfni"]
+    return f"{model}; flags: {', '.join(f for f in wanted if f in flags)}"
+
+
 def make_pure_python_big():
     base = make_pure_python()
 
@@ -163,5 +225,7 @@ def _tower(a, b, bits, base):
 
 
 if __name__ == "__main__":
-    main()
-    array_protocol()
+    if "--arrays" not in sys.argv:  # --arrays: only the array kernels (about a minute)
+        main()
+        array_protocol()
+    array_kernels()

@@ -39,6 +39,92 @@ def test_outer_rows_become_runs(kernel):
         assert table[i].tolist() == [fermat_mul(int(x), int(y)) for y in b]
 
 
+# nim_mul.outer of two uint64 arrays runs in the core: a linear map per row (rows of 128 or
+# more, no shorter than a column block), per column in blocks of 32768 // n rows (blocks of
+# 128 rows or more), else the block kernel row by row; uint8 / uint16 by their tables.
+OUTER_SHAPES = [(3, 200), (2, 128), (1, 1000), (300, 5), (128, 256), (200, 160), (5000, 7), (129, 127),
+                (20, 30), (127, 1), (1, 1), (0, 5), (5, 0)]
+
+
+def oracle_outer(a, b):
+    return [[fermat_mul(int(x), int(y)) for y in b.ravel()] for x in a.ravel()]
+
+
+@pytest.mark.parametrize("shape", OUTER_SHAPES)
+def test_outer_uint64_every_path(kernel, shape):
+    m, n = shape
+    rng = np.random.default_rng(m * 1000 + n)
+    a, b = random_u64(rng, m), random_u64(rng, n)
+    table = nim_mul.outer(a, b)
+    assert table.dtype == np.uint64 and table.shape == (m, n)
+    assert table.tolist() == oracle_outer(a, b)
+    out = np.full((m, n), 7, dtype=np.uint64)
+    assert nim_mul.outer(a, b, out=out) is out
+    assert out.tolist() == table.tolist()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32])
+@pytest.mark.parametrize("shape", [(3, 200), (300, 5), (20, 30)])
+def test_outer_small_dtypes(kernel, dtype, shape):
+    m, n = shape
+    rng = np.random.default_rng(m + n)
+    top = np.iinfo(dtype).max + 1
+    a, b = rng.integers(0, top, m).astype(dtype), rng.integers(0, top, n).astype(dtype)
+    table = nim_mul.outer(a, b)
+    assert table.dtype == dtype
+    assert table.tolist() == oracle_outer(a, b)
+
+
+def test_outer_whole_gf256_table():
+    r = np.arange(256, dtype=np.uint8)
+    assert nim_mul.outer(r, r).tolist() == oracle_outer(r, r)
+
+
+def test_outer_keeps_numpy_semantics(kernel):
+    rng = np.random.default_rng(11)
+    a, b = random_u64(rng, 6).reshape(2, 3), random_u64(rng, 4)
+    expect = np.array(oracle_outer(a, b), dtype=np.uint64).reshape(2, 3, 4)
+    assert (nim_mul.outer(a, b) == expect).all()                       # n-d operands
+    assert (nim_mul.outer(a[:, ::-2], b) == expect[:, ::-2]).all()     # strided operand
+    assert (nim_mul.outer(a, b, out=(np.empty((2, 3, 4), np.uint64),)) == expect).all()
+    fortran = np.empty((2, 3, 4), np.uint64, order="F")                # numpy's own path
+    assert nim_mul.outer(a, b, out=fortran) is fortran and (fortran == expect).all()
+    assert nim_mul.outer(a, b, dtype=np.uint64).tolist() == expect.tolist()
+    assert nim_mul.outer(np.uint64(a[0, 0]), b).tolist() == expect[0, 0].tolist()
+    assert nim_mul.outer(a[0, :1].astype(np.uint8), b).dtype == np.uint64  # promotion
+    swapped = b.astype(">u8")                                          # numpy casts it
+    assert nim_mul.outer(a, swapped).tolist() == expect.tolist()
+    into_swapped = np.empty((2, 3, 4), ">u8")
+    assert nim_mul.outer(a, b, out=into_swapped).tolist() == expect.tolist()
+    big = [2**64 - 1, 2**63]
+    assert nim_mul.outer(big, big).tolist() == [[fermat_mul(x, y) for y in big] for x in big]
+    with pytest.raises(ValueError):
+        nim_mul.outer(np.array([1, -1]), np.array([2]))
+
+
+def test_outer_into_an_overlapping_out_is_numpys(kernel):
+    """An out= sharing memory with an operand: numpy's own outer, element by element."""
+    mine, plain = np.zeros((4, 4), np.uint64), np.zeros((4, 4), np.uint64)
+    mine[0] = plain[0] = [3, 5, 7, 2**64 - 1]
+    nim_mul.outer(mine[0], mine[0], out=mine)
+    nim_mul.ufunc.outer(plain[0], plain[0], out=plain)
+    assert mine.tolist() == plain.tolist()
+
+
+def test_products_with_zero_and_half_halves(kernel):
+    """The portable kernel masks a zero 16-bit factor (log 0 does not exist) and folds sums of
+    up to three logarithms: operands whose 16-bit pieces are 0, 1, 2^15 or random."""
+    rng = np.random.default_rng(12)
+    pieces = np.array([0, 0, 1, 0x8000, 0xffff], dtype=np.uint64)
+    halves = np.where(rng.random((4000, 4)) < 0.6, pieces[rng.integers(0, 5, (4000, 4))],
+                      rng.integers(0, 2**16, (4000, 4), dtype=np.uint64))
+    x = (halves << (16 * np.arange(4, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
+    a, b = x[:2000], x[2000:]
+    assert nim_mul(a, b).tolist() == oracle_products(a, b)
+    assert nim_mul(a.astype(np.uint16), b.astype(np.uint16)).tolist() == oracle_products(
+        a.astype(np.uint16), b.astype(np.uint16))
+
+
 def test_runs_shorter_than_the_threshold_and_mixed(kernel):
     rng = np.random.default_rng(8)
     a = np.repeat(random_u64(rng, 6), [1, 300, 2, 400, 383, 384])

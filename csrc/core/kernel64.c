@@ -14,8 +14,8 @@
 
 #include "kernel_inline.h"
 
-uint32_t nk_log16[65536];
-uint16_t nk_exp16[4 * 65535 + 1];
+uint16_t nk_log16[65536];
+uint16_t nk_exp16[NK_EXP16_SIZE];
 int nk_kernel = NK_PORTABLE;
 u64 nk_half_work[2];
 u64 nk_half_squared_work[2];
@@ -84,13 +84,14 @@ static void build_log_tables(void)
         for (unsigned b = 0; b < 256; b++)
             mul8_tab[a][b] = (uint8_t)small_mul(a, b, 8);
     uint32_t g = generator16(), x = 1;
-    memset(nk_exp16, 0, sizeof nk_exp16);
     for (uint32_t i = 0; i < 65535; i++) {
-        nk_exp16[i] = nk_exp16[i + 65535] = (uint16_t)x;
-        nk_log16[x] = i;
+        nk_exp16[i] = (uint16_t)x;
+        nk_log16[x] = (uint16_t)i;
         x = mul16_from8(x, g);
     }
-    nk_log16[0] = NK_LOG_ZERO;
+    for (uint32_t i = 65535; i < NK_EXP16_SIZE; i++) /* the period again, for folded sums */
+        nk_exp16[i] = nk_exp16[i - 65535];
+    nk_log16[0] = 0; /* never used unmasked */
 }
 
 /* Eight byte tables of the GF(2)-linear map sending bit i to images[i]. */
@@ -221,10 +222,17 @@ static int cpu_has_vpclmul(void) { return 0; }
 #endif
 #endif
 
+#ifdef NK_HAVE_VPCLMUL
+static void build_nibble_tables(void);
+#endif
+
 void nk_init(void)
 {
     build_log_tables();
     build_frobenius_tables();
+#ifdef NK_HAVE_VPCLMUL
+    build_nibble_tables();
+#endif
     /* 2^32 + 6 generates GF(2^64)* (notes, "Orders and logarithms"), so it has degree 64;
      * the loop only guards the claim. */
     u64 alpha = ((u64)1 << 32) + 6;
@@ -446,18 +454,116 @@ static int chains(const u64 *x, ptrdiff_t sx, const u64 *o, ptrdiff_t so, size_t
  * it from a few hundred elements on. */
 #define CONSTANT_MIN 384
 
-NK_CLMUL_FN static void constant_tables(u64 c, nk_lintab t)
+/* Eight byte tables of a linear map from the images of its 64 bits, images[8b + j] the
+ * image of bit 8j + b: table j's entries 2^b .. 2^(b+1)-1 are the lower ones XOR that image
+ * (vectorized: 255 XORs a table, 2040 in all). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void fill_linear(nk_lintab t, const u64 images[64])
 {
-    u64 cw = nk_to_work(c);
     for (int j = 0; j < 8; j++) {
-        t[j][0] = 0;
-        for (int bit = 0; bit < 8; bit++) { /* entries 2^bit .. 2^(bit+1)-1 from the lower ones */
-            u64 image = nk_from_work(nk_mulw(cw, nk_to_work((u64)1 << (8 * j + bit))));
+        u64 *row = t[j];
+        row[0] = 0;
+        for (int bit = 0; bit < 8; bit++) {
+            u64 image = images[8 * bit + j];
             unsigned top = 1u << bit;
             for (unsigned v = 0; v < top; v++)
-                t[j][top + v] = t[j][v] ^ image;
+                row[top + v] = row[v] ^ image;
         }
     }
+}
+
+#ifdef NK_HAVE_VPCLMUL
+/* The same with 256-bit XORs, for the carry-less kernels on a CPU with AVX2 (checked with
+ * VPCLMULQDQ at start-up): entries 4..255 four at a time, half the stores of the 128-bit
+ * loop the compiler makes of fill_linear. */
+NK_VPCLMUL_FN static void fill_linear_avx2(nk_lintab t, const u64 images[64])
+{
+    for (int j = 0; j < 8; j++) {
+        u64 *row = t[j];
+        row[0] = 0;
+        row[1] = images[j];
+        row[2] = images[8 + j];
+        row[3] = images[j] ^ images[8 + j];
+        for (int bit = 2; bit < 8; bit++) {
+            __m256i image = _mm256_set1_epi64x((long long)images[8 * bit + j]);
+            unsigned top = 1u << bit;
+            for (unsigned v = 0; v < top; v += 4) {
+                __m256i x = _mm256_load_si256((const __m256i *)(row + v));
+                _mm256_store_si256((__m256i *)(row + top + v), _mm256_xor_si256(x, image));
+            }
+        }
+    }
+}
+
+/* Bytewise products by 2^b as two 16-entry tables (low nibble, high nibble) for VPSHUFB,
+ * repeated in both 128-bit lanes. */
+NK_ALIGN64 static uint8_t nibble_tab[8][2][32];
+
+static void build_nibble_tables(void)
+{
+    for (int b = 0; b < 8; b++)
+        for (int i = 0; i < 32; i++) {
+            nibble_tab[b][0][i] = mul8_tab[1u << b][i & 15];
+            nibble_tab[b][1][i] = mul8_tab[1u << b][(i & 15) << 4];
+        }
+}
+
+/* images[8b + j] = bytes[j] (x) 2^b, bytewise, 32 bytes an instruction. */
+NK_VPCLMUL_FN static void bytewise_images_avx2(const u64 bytes[8], u64 images[64])
+{
+    __m256i low = _mm256_set1_epi8(0x0f);
+    __m256i x[2] = {_mm256_loadu_si256((const __m256i *)bytes),
+                    _mm256_loadu_si256((const __m256i *)(bytes + 4))};
+    for (int b = 0; b < 8; b++) {
+        __m256i lo_tab = _mm256_load_si256((const __m256i *)nibble_tab[b][0]);
+        __m256i hi_tab = _mm256_load_si256((const __m256i *)nibble_tab[b][1]);
+        for (int h = 0; h < 2; h++) {
+            __m256i lo = _mm256_and_si256(x[h], low);
+            __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x[h], 4), low);
+            __m256i r = _mm256_xor_si256(_mm256_shuffle_epi8(lo_tab, lo),
+                                         _mm256_shuffle_epi8(hi_tab, hi));
+            _mm256_storeu_si256((__m256i *)(images + 8 * b + 4 * h), r);
+        }
+    }
+}
+#endif
+
+static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrdiff_t sb, u64 *o,
+                      ptrdiff_t so, size_t n);
+
+/* y (x) x for y < 2^8 acts on each byte of x alone (the bytes are x_p (x) 2^(8p), and
+ * 2^(8p) is a product of Fermat powers above the subfield GF(2^8)): eight lookups in row y
+ * of the product table. */
+static u64 mul_bytewise(const uint8_t row[256], u64 x)
+{
+    u64 r = 0;
+    for (int p = 0; p < 64; p += 8)
+        r |= (u64)row[(x >> p) & 0xff] << p;
+    return r;
+}
+
+/* The tables of x -> c (x) x.  Its 64 images: c (x) 2^(8j+b) = (c (x) 2^(8j)) (x) 2^b (the
+ * bits of 8j and b are disjoint, so 2^(8j+b) is the nim-product), eight products by the
+ * kernel and 56 bytewise ones. */
+static void constant_tables(u64 c, nk_lintab t)
+{
+    u64 bytes[8], images[64];
+    for (int j = 0; j < 8; j++)
+        bytes[j] = (u64)1 << (8 * j);
+    mul_block(&c, 0, bytes, sizeof(u64), bytes, sizeof(u64), 8);
+#ifdef NK_HAVE_VPCLMUL
+    if (NK_POLY(nk_kernel) && vpclmul_ok) { /* the portable kernel stays plain C */
+        bytewise_images_avx2(bytes, images);
+        fill_linear_avx2(t, images);
+        return;
+    }
+#endif
+    for (int b = 0; b < 8; b++)
+        for (int j = 0; j < 8; j++)
+            images[8 * b + j] = mul_bytewise(mul8_tab[1u << b], bytes[j]);
+    fill_linear(t, images);
 }
 
 #define SHIFT(p, s, i) ((void *)((const char *)(p) + (ptrdiff_t)(i) * (s)))
@@ -759,4 +865,61 @@ void nk_mul_strided16(const uint16_t *a, ptrdiff_t sa, const uint16_t *b, ptrdif
     for (size_t i = 0; i < n; i++) /* logarithms and exponentials of GF(2^16) */
         OUT_T(uint16_t, o, so, i) =
             (uint16_t)nk_mul16(AT_T(uint16_t, a, sa, i), AT_T(uint16_t, b, sb, i));
+}
+
+/* ---- outer products ------------------------------------------------------------------------ */
+
+/* o[i][j] = a[i] (x) b[j], o row-major m x n.  Each table of a linear map x -> c (x) x serves
+ * one line of o: a row (c = a[i], n elements) or a column (c = b[j]), whichever is longer,
+ * a column cut into blocks of rows whose part of o stays in L2 (the strided writes of one
+ * column land in the lines the next columns fill).  A table costs a few dozen element-wise
+ * products: lines shorter than OUTER_MIN go through the block kernel. */
+#define OUTER_BLOCK_BYTES (256 * 1024)
+#define OUTER_MIN 128
+
+static void outer_unguarded(const u64 *a, size_t m, const u64 *b, size_t n, u64 *o)
+{
+    size_t block = OUTER_BLOCK_BYTES / sizeof(u64) / n, rows_per_block = block < m ? block : m;
+    if (n >= OUTER_MIN && n >= rows_per_block) {
+        for (size_t i = 0; i < m; i++) /* each row a constant times b */
+            mul_constant(a[i], b, sizeof(u64), o + i * n, sizeof(u64), n);
+    } else if (rows_per_block >= OUTER_MIN) {
+        ptrdiff_t row = (ptrdiff_t)(n * sizeof(u64));
+        for (size_t start = 0; start < m; start += rows_per_block) {
+            size_t rows = m - start < rows_per_block ? m - start : rows_per_block;
+            for (size_t j = 0; j < n; j++) /* each column of the block a constant times a */
+                mul_constant(b[j], a + start, sizeof(u64), o + start * n + j, row, rows);
+        }
+    } else {
+        for (size_t i = 0; i < m; i++)
+            nk_mul_strided_unguarded(a + i, 0, b, sizeof(u64), o + i * n, sizeof(u64), n);
+    }
+}
+
+void nk_mul_outer(const u64 *a, size_t m, const u64 *b, size_t n, u64 *o)
+{
+    if (m == 0 || n == 0)
+        return;
+    nk_work_enter();
+    outer_unguarded(a, m, b, n, o);
+    nk_work_leave();
+}
+
+void nk_mul_outer8(const uint8_t *a, size_t m, const uint8_t *b, size_t n, uint8_t *o)
+{
+    for (size_t i = 0; i < m; i++) { /* row a[i] of the product table maps b[j] to o[i][j] */
+        const uint8_t *row = mul8_tab[a[i]];
+        for (size_t j = 0; j < n; j++)
+            o[i * n + j] = row[b[j]];
+    }
+}
+
+void nk_mul_outer16(const uint16_t *a, size_t m, const uint16_t *b, size_t n, uint16_t *o)
+{
+    for (size_t i = 0; i < m; i++) { /* the logarithm of the row's constant, once */
+        uint32_t log_c = nk_log16[a[i]], row_mask = -(uint32_t)(a[i] != 0);
+        for (size_t j = 0; j < n; j++)
+            o[i * n + j] = (uint16_t)(nk_exp16_sum(log_c + nk_log16[b[j]]) & row_mask &
+                                      -(uint32_t)(b[j] != 0));
+    }
 }

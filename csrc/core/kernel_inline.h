@@ -64,11 +64,15 @@ int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
 #endif
 
 /* Portable kernel: nim-products in GF(2^16) by discrete logarithms (base: a generator of
- * GF(2^16)*, found at start-up), then two Karatsuba levels of the Fermat tower.
- * nk_log16[0] points into a zero-filled tail of nk_exp16, so no branch tests for zero. */
-#define NK_LOG_ZERO (2 * 65535)
-extern uint32_t nk_log16[65536];
-extern uint16_t nk_exp16[4 * 65535 + 1];
+ * GF(2^16)*, found at start-up), then two Karatsuba levels of the Fermat tower.  Both tables
+ * hold 16-bit entries, 128 KiB each, so they stay in a 512 KiB L2 beside the data streaming
+ * by (one 32-bit logarithm table and a 4 x 65535 exponential table took 768 KiB).  A sum of
+ * up to three logarithms is reduced modulo 65535 by folding bits 16 and up onto bit 0
+ * (2^16 = 1 mod 65535), so nk_exp16 repeats its period past 65535; log 0 does not exist, so
+ * a zero factor is masked. */
+#define NK_EXP16_SIZE (65535 + 8)
+extern uint16_t nk_log16[65536];
+extern uint16_t nk_exp16[NK_EXP16_SIZE];
 extern int nk_kernel;
 /* 2^63 = h for the Fermat power X = 2^64 (X (x) X = X ^ h), in each basis ([NK_POLY(k)]). */
 extern u64 nk_half_work[2];
@@ -85,22 +89,44 @@ static inline u64 nk_apply_linear(const nk_lintab t, u64 x)
            t[6][(x >> 48) & 0xff] ^ t[7][x >> 56];
 }
 
+/* g^s for a sum s < 2^18 of logarithms. */
+static inline uint32_t nk_exp16_sum(uint32_t s)
+{
+    return nk_exp16[(s & 0xffff) + (s >> 16)];
+}
+
+/* All ones when x is not 0 (and y is not 0), else 0. */
+static inline uint32_t nk_nonzero(uint32_t x) { return -(uint32_t)(x != 0); }
+static inline uint32_t nk_nonzero2(uint32_t x, uint32_t y)
+{
+    return -(uint32_t)((x != 0) & (y != 0));
+}
+
 static inline uint32_t nk_mul16(uint32_t a, uint32_t b)
 {
-    return nk_exp16[nk_log16[a] + nk_log16[b]];
+    return nk_exp16_sum((uint32_t)nk_log16[a] + nk_log16[b]) & nk_nonzero2(a, b);
 }
 
-/* x (x) 2^15, the "half" of the Fermat power 2^16. */
+/* x (x) 2^15, the "half" h of the Fermat power 2^16, and x (x) h (x) h. */
 static inline uint32_t nk_mulh16(uint32_t x)
 {
-    return nk_exp16[nk_log16[x] + nk_log16[0x8000]];
+    return nk_exp16_sum((uint32_t)nk_log16[x] + nk_log16[0x8000]) & nk_nonzero(x);
 }
 
+static inline uint32_t nk_mulhh16(uint32_t x)
+{
+    return nk_exp16_sum((uint32_t)nk_log16[x] + 2u * nk_log16[0x8000]) & nk_nonzero(x);
+}
+
+/* Karatsuba on the tower, X = 2^16: the high product comes times h directly, one
+ * exponential of three logarithms (a1 (x) b1 (x) h). */
 static inline uint32_t nk_mul32(uint32_t a, uint32_t b)
 {
     uint32_t a0 = a & 0xffff, a1 = a >> 16, b0 = b & 0xffff, b1 = b >> 16;
-    uint32_t p0 = nk_mul16(a0, b0), p2 = nk_mul16(a1, b1), p1 = nk_mul16(a0 ^ a1, b0 ^ b1);
-    return ((p1 ^ p0) << 16) | (p0 ^ nk_mulh16(p2));
+    uint32_t p0 = nk_mul16(a0, b0), p1 = nk_mul16(a0 ^ a1, b0 ^ b1);
+    uint32_t p2h = nk_exp16_sum((uint32_t)nk_log16[a1] + nk_log16[b1] + nk_log16[0x8000]) &
+                   nk_nonzero2(a1, b1);
+    return ((p1 ^ p0) << 16) | (p0 ^ p2h);
 }
 
 /* x (x) 2^31: 2^31 = 2^16 (x) 2^15, so with x = x1*2^16 + x0 (notes: "multiplying by h is
@@ -108,7 +134,7 @@ static inline uint32_t nk_mul32(uint32_t a, uint32_t b)
 static inline uint32_t nk_mulh32(uint32_t x)
 {
     uint32_t x0 = x & 0xffff, x1 = x >> 16;
-    return (nk_mulh16(x0 ^ x1) << 16) | nk_mulh16(nk_mulh16(x1));
+    return (nk_mulh16(x0 ^ x1) << 16) | nk_mulhh16(x1);
 }
 
 /* Karatsuba on the tower: a (x) b = ((p1 ^ p0) * X) ^ p0 ^ (p2 (x) h), X = 2^32, h = 2^31. */

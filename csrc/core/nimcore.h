@@ -71,6 +71,11 @@ void nk_mul_strided8(const uint8_t *a, ptrdiff_t sa, const uint8_t *b, ptrdiff_t
                      uint8_t *o, ptrdiff_t so, size_t n);
 void nk_mul_strided16(const uint16_t *a, ptrdiff_t sa, const uint16_t *b, ptrdiff_t sb,
                       uint16_t *o, ptrdiff_t so, size_t n);
+/* Outer products of contiguous arrays, o[i * n + j] = a[i] (x) b[j] (o holds m n elements
+ * and overlaps neither input): each line of o is a constant times an array. */
+void nk_mul_outer(const u64 *a, size_t m, const u64 *b, size_t n, u64 *o);
+void nk_mul_outer8(const uint8_t *a, size_t m, const uint8_t *b, size_t n, uint8_t *o);
+void nk_mul_outer16(const uint16_t *a, size_t m, const uint16_t *b, size_t n, uint16_t *o);
 /* o[i] = a[i]^-1 and o[i] = a[i] (x) b[i]^-1 by batch inversion; no zero divisor allowed
  * (the caller checks).  o may be an input element for element, no other overlap. */
 void nk_inv_strided(const u64 *a, ptrdiff_t sa, u64 *o, ptrdiff_t so, size_t n);

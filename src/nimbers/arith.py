@@ -221,12 +221,26 @@ def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
     # their values); reduceat's second argument is indices, not an operand.
     operand_count = 2 if name == "outer" else 1
     second = _exponent if ufunc.__name__ == "nim_pow" else _operand
+    # The outer product of unsigned arrays of one dtype: the C core's row-by-row linear maps
+    # (numpy's iterator would copy the broadcast rows into buffers); None for other calls.
+    fast_outer = _core.mul_outer if (ufunc.__name__, name) == ("nim_mul", "outer") else None
+
+    def outer_in_core(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if fast_outer is None or len(args) != 2 or not kwargs.keys() <= {"out"}:
+            return NotImplemented
+        return fast_outer(*args, **kwargs)
 
     def call(*args: Any, **kwargs: Any) -> Any:
+        if (result := outer_in_core(args, kwargs)) is not NotImplemented:
+            return result  # two numpy arrays: no conversion to make
         if lazy_method is not None and any(lazy.is_lazy(a) for a in args):
             return lazy_method(ufunc, *args, **kwargs)
-        args = tuple((_operand if i == 0 else second)(a) if i < operand_count else a
-                     for i, a in enumerate(args))
+        converted = tuple((_operand if i == 0 else second)(a) if i < operand_count else a
+                          for i, a in enumerate(args))
+        if (fast_outer is not None and any(x is not y for x, y in zip(converted, args)) and
+                (result := outer_in_core(converted, kwargs)) is not NotImplemented):
+            return result  # lists made arrays
+        args = converted
         if name in ("accumulate", "reduceat") and args:
             first = args[0] if hasattr(args[0], "__array_ufunc__") else _sequence_operand(args[0])
             args = (lazy.unsigned_view(first),) + args[1:]
