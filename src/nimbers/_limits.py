@@ -108,11 +108,13 @@ def memory_cap() -> int:
 def describe_bytes(nbytes: float) -> str:
     """A size as a person reads it: ``"4.9 KiB"``, ``"711.0 PiB"``.
 
-    >>> describe_bytes(3 * 1024**3)
-    '3.0 GiB'
+    >>> describe_bytes(3 * 1024**3), describe_bytes(2**101)
+    ('3.0 GiB', '2^101 bytes')
     """
     if nbytes < 1024:
         return f"{int(nbytes)} B"
+    if nbytes >= 1024**7:
+        return f"2^{int(nbytes).bit_length() - 1} bytes"
     for unit in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
         nbytes /= 1024
         if nbytes < 1024 or unit == "EiB":

@@ -29,6 +29,7 @@ F     the leftmost coin of the row (coin 0) is among those turned
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import warnings
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -36,10 +37,11 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .. import _core
+from .._limits import check_bytes
 from .codes import Term, parse_turning_code
 from .positions import heads_of
 from .subset_sums import any_coins_values, find_distinct, reachable_sums
-from .vocabulary import MisereByEngine, deprecated_alias
+from .vocabulary import MisereByEngine, deprecated_alias, synchronized
 
 __all__ = ["TurningGame", "Term", "parse_code", "heads_of", "NAMED_GAMES", "named_game",
            "closed_form", "odious", "ClosedForm", "CLOSED_FORMS"]
@@ -56,8 +58,10 @@ def _mex(values: Iterable[int]) -> int:
     return m
 
 
-#: the most values a table holds (8 bytes each)
-MAX_TABLE = 50_000_000
+#: how to go past the memory cap, for the messages
+_RAISE = "pass memory_limit= (bytes, or '16G') to TurningGame or named_game"
+#: bytes per move set listed: the option values are kept in a Python set of ints
+_BYTES_PER_MOVE_SET = 100
 #: the most work (positions x move sets) a misère search takes on
 MISERE_SEARCH_WORK = 2_000_000
 
@@ -80,16 +84,18 @@ class TurningGame(MisereByEngine):
     """
 
     def __init__(self, code: str | None = None, name: str | None = None,
-                 moves: Callable[[int], Iterable[Iterable[int]]] | None = None) -> None:
+                 moves: Callable[[int], Iterable[Iterable[int]]] | None = None, *,
+                 memory_limit: int | str | None = None) -> None:
         if (code is None) == (moves is None):
             raise ValueError("give a turning code or a moves function (one of the two)")
+        self.memory_limit = memory_limit
         self.code = code
         self.terms = parse_turning_code(code) if code is not None else None
         self._moves = moves
         self.name = name or code or "custom turning game"
         self.closed_form = _closed_form_of(self.terms)
         self._g = np.zeros(0, dtype=np.uint64)  # engine values G(0 .. len-1), grown as needed
-        self._misere_cache: dict = {}
+        self._misere_cache: dict[Any, int] = {}
 
     def __repr__(self) -> str:
         return f"<TurningGame {self.name}" + (f" ({self.code})>" if self.code else ">")
@@ -117,6 +123,7 @@ class TurningGame(MisereByEngine):
         if self.terms is None:
             sets: Iterable[tuple[int, ...]] = self.move_sets(x)
         else:
+            self._check_listing(x)
             sets = itertools.chain.from_iterable(
                 _term_sets(t, x) for t in self.terms if not t.plain)
             for t in self.terms:
@@ -126,8 +133,16 @@ class TurningGame(MisereByEngine):
             out.add(_xor(g, others))
         return out
 
+    def _check_listing(self, x: int) -> None:
+        """Refuses before listing the move sets at x of the terms that must be listed (the
+        plain "any coins" terms go by reachability) when there are too many to hold."""
+        count = sum(_term_count(t, x) for t in self.terms or () if not t.plain)
+        check_bytes(count * _BYTES_PER_MOVE_SET, f"listing the {count:,} move sets of "
+                    f"{self.name} at coin {x}", _RAISE)
+
     # -- values ------------------------------------------------------------------------------
 
+    @synchronized
     def nim_values(self, n: int) -> np.ndarray:
         """G(0), ..., G(n-1): uint64 when they fit, else an object array of Python ints.
 
@@ -143,6 +158,7 @@ class TurningGame(MisereByEngine):
             return self.closed_form.array(n)
         return self.engine_values(n)
 
+    @synchronized
     def engine_values(self, n: int) -> np.ndarray:
         """G(0), ..., G(n-1) computed by the engine from the rules, never by a closed form
         (to check the closed forms, and to time them against it)."""
@@ -158,6 +174,7 @@ class TurningGame(MisereByEngine):
             self._extend(x + 1)
         return int(self._g[x])
 
+    @synchronized
     def nim_value(self, position: Any) -> int:
         """The value of a position: the nim-sum of G over its heads (a string of H/T, the
         head coins, or one coin number).
@@ -172,19 +189,32 @@ class TurningGame(MisereByEngine):
         return total
 
     def _extend(self, n: int) -> None:
-        if n > MAX_TABLE:
-            raise ValueError(f"{n:,} values of {self.name} would need {8 * n / 1e9:.1f} GB; "
-                             f"tables stop at {MAX_TABLE:,} values (a closed form has no limit)")
+        _check_table(n, f"{n:,} values of {self.name}")
         start = len(self._g)
         fast = self._fast_path()
         if fast is not None:
-            n = max(n, min(2 * start, MAX_TABLE))  # grow geometrically: small asks stay cheap
-            self._g = _as_array(fast(self._g, n))
+            grown = max(n, 2 * start)  # grow geometrically: small asks stay cheap
+            if n <= self._motley_prefix() < grown:
+                grown = self._motley_prefix()  # past it the values need far more work
+            try:
+                _check_table(grown, "")
+            except ValueError:
+                grown = n
+            self._g = _as_array(fast(self._g, grown))
             return
         g = self._g.tolist()
         for x in range(start, n):
             g.append(_mex(self._option_values(g, x)))
         self._g = _as_array(g)
+
+    def _motley_prefix(self) -> int:
+        """How many first coins are Motley's, G(x) = 2^x (see any_coins_values): hi for
+        a single "lo-hi" term with lo <= 1, else 0."""
+        if self.terms is not None and len(self.terms) == 1:
+            t = self.terms[0]
+            if t.plain and t.lo <= 1 and t.hi is not None:
+                return t.hi
+        return 0
 
     def _fast_path(self) -> Callable[[np.ndarray, int], Any] | None:
         if self.terms is None or len(self.terms) != 1:
@@ -230,6 +260,7 @@ class TurningGame(MisereByEngine):
                              f"2^{top} rows of coins, over the limit of {MISERE_SEARCH_WORK:,} "
                              "steps: keep the heads on the first coins")
 
+    @synchronized
     def is_losing(self, position: Any, misere: bool = False) -> bool:
         """True when the player to move loses with best play (the value is 0); misere=True:
         whoever turns the last coin loses (searched: small rows only).
@@ -243,6 +274,7 @@ class TurningGame(MisereByEngine):
             return self.misere_nim_value(position) == 0
         return self.nim_value(position) == 0
 
+    @synchronized
     def winning_move(self, position: Any, misere: bool = False) -> list[int] | None:
         """The coins to turn (sorted, the head last) for a move to a 0 position, or None
         when the position's value is 0 (every move loses).
@@ -265,10 +297,20 @@ class TurningGame(MisereByEngine):
                     return sorted(others) + [x]
         raise AssertionError("Sprague-Grundy: a non-zero position has a winning move")
 
+    @synchronized
     def realise(self, x: int, value: int) -> tuple[int, ...] | None:
-        """A set of other coins for a move at x whose values nim-add to value, or None."""
+        """A set of other coins for a move at x whose values nim-add to value, or None.
+
+        A game with a closed form first tries moves built from it (any coin index, no
+        table); the engine's table is the fallback, refused past the memory cap.
+        """
+        if self.closed_form is not None and self.terms is not None:
+            found = _realise_by_closed_form(self.closed_form, self.terms[0], x, value)
+            if found is not None:
+                return found
         g = self.engine_values(x + 1).tolist()
         if self.terms is not None:
+            self._check_listing(x)
             for term in self.terms:
                 if term.plain:
                     found = find_distinct(g[:x], term.lo, term.hi, value)
@@ -284,6 +326,7 @@ class TurningGame(MisereByEngine):
                 return others
         return None
 
+    @synchronized
     def move_values(self, x: int) -> set[int]:
         """The option values at x, each as G(x) (+) (nim-sum of the other coins): the "u" of
         the Tartan theorem (the value of the whole set turned)."""
@@ -316,10 +359,31 @@ def _heads(position: Any) -> list[int]:
 def _count(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a non-negative int, got {n!r}")
-    if n > MAX_TABLE:
-        raise ValueError(f"{int(n):,} values would need {8 * n / 1e9:.1f} GB; tables stop at "
-                         f"{MAX_TABLE:,} values (ask for single coins with nim_value)")
+    _check_table(int(n), f"a table of {int(n):,} values")
     return int(n)
+
+
+def _check_table(n: int, what: str) -> None:
+    """Refuses a table of n values (8 bytes each, twice while it grows) past the memory
+    cap; single coins are asked for with nim_value."""
+    check_bytes(16 * n, what, _RAISE + " (or ask for single coins with nim_value)")
+
+
+def _term_count(t: Term, x: int) -> int:
+    """How many sets of other coins one term lists at head x: exact for the subset terms
+    (a sum of binomials), an upper bound for the symmetric ones, at most x log x for the
+    runs and progressions (cheap: counted as x + 1 per spacing)."""
+    hi = x + 1 if t.hi is None else min(t.hi, x + 1)
+    if t.consecutive or t.equal:
+        return (x + 1) * (1 + int(math.log2(x + 1)))
+    if t.symmetric:
+        lefts = 1 if t.first else x + 1
+        pairs = x // 2 if t.span is None else min(x, t.span) // 2
+        return 2 * lefts * sum(math.comb(pairs, r) for r in range(min(pairs, hi // 2) + 1))
+    if t.first:
+        return sum(math.comb(max(x - 1, 0), c - 2) for c in range(max(t.lo, 2), hi + 1))
+    pool = x if t.span is None else min(x, t.span - 1)
+    return sum(math.comb(pool, c - 1) for c in range(max(t.lo, 1), hi + 1))
 
 
 def _as_array(values: Any) -> np.ndarray:
@@ -422,15 +486,61 @@ def odious(n: int) -> bool:
     return bin(n).count("1") % 2 == 1
 
 
+#: runs tried by a closed-form Ruler move before the table is used
+_RUN_BUDGET = 1 << 16
+#: the first coins a closed-form move combines with one solved coin
+_SMALL_COINS = 64
+
+
+def _realise_by_closed_form(form: ClosedForm, t: Term, x: int,
+                            value: int) -> tuple[int, ...] | None:
+    """Other coins at x nim-adding to value, from the closed form alone (every candidate
+    checked by it); None when this quick search finds none (then the table decides)."""
+    low = max(t.lo - 1, 0)
+    top = x if t.hi is None else min(t.hi - 1, x)
+    if low == 0 and value == 0:
+        return ()
+    if t.consecutive:  # Ruler: runs of other coins ending at x - 1, grown one coin at a time
+        acc = 0
+        for c in range(1, min(top, _RUN_BUDGET) + 1):
+            acc ^= form.at(x - c)
+            if acc == value and c >= low:
+                return tuple(range(x - c, x))
+        return None
+    if t.hi is None:  # Motley: the coins are the bits of the value
+        coins = tuple(i for i in range(value.bit_length()) if value >> i & 1)
+        ok = all(form.at(c) == 1 << c for c in coins) and low <= len(coins) <= top
+        return coins if ok and (not coins or coins[-1] < x) else None
+    if form.inverse is None:
+        return None
+    for k in range(max(low, 1), min(top, 2) + 1):  # one solved coin, perhaps one small coin
+        for small in itertools.combinations(range(min(x, _SMALL_COINS)), k - 1):
+            rest = value ^ _xor_at(form, small)
+            y = form.inverse(rest)
+            if y is not None and 0 <= y < x and y not in small and form.at(y) == rest:
+                return tuple(sorted(small + (y,)))
+    return None
+
+
+def _xor_at(form: ClosedForm, coins: Iterable[int]) -> int:
+    v = 0
+    for c in coins:
+        v ^= form.at(c)
+    return v
+
+
 class ClosedForm:
     """G(x) of a family as a formula: at(x) for any coin (Python ints, no limit) and
     array(n) for G(0 .. n-1) computed on a whole numpy array at once."""
 
     def __init__(self, name: str, at: Callable[[int], int],
-                 array: Callable[[np.ndarray], np.ndarray] | None) -> None:
+                 array: Callable[[np.ndarray], np.ndarray] | None,
+                 inverse: Callable[[int], int | None] | None = None) -> None:
         self.name = name
         self._at = at
         self._array = array
+        #: a coin whose value is v (checked by the caller), or None
+        self.inverse = inverse
 
     def __repr__(self) -> str:
         return f"<ClosedForm {self.name}>"
@@ -450,6 +560,18 @@ def _ruler(x: int) -> int:
 
 def _mocking(x: int) -> int:
     return 2 * x + (0 if odious(x) else 1)
+
+
+def _mocking_inverse(v: int) -> int | None:
+    """The coin of Mocking Turtles' value v: the values are the odious numbers, G(v >> 1)."""
+    return v >> 1 if odious(v) else None
+
+
+def _triplets_inverse(v: int) -> int | None:
+    if v == 0:
+        return 0
+    y = _mocking_inverse(v)
+    return None if y is None else y + 2
 
 
 def _parity(x: np.ndarray) -> np.ndarray:
@@ -478,13 +600,15 @@ _CLOSED: dict[tuple[Term, ...], ClosedForm] = {
     (Term(1, 1),): ClosedForm("G(x) = 1", lambda x: 1,
                               lambda x: np.ones_like(x)),
     (Term(1, 2),): ClosedForm("Turning Turtles: G(x) = x + 1", lambda x: x + 1,
-                              lambda x: x + np.uint64(1)),
+                              lambda x: x + np.uint64(1), lambda v: v - 1),
     (Term(1, 3),): ClosedForm("Mocking Turtles: G(x) = 2x, +1 when x is evil", _mocking,
-                              _mocking_array),
+                              _mocking_array, _mocking_inverse),
     (Term(1, None),): ClosedForm("Motley: G(x) = 2^x", lambda x: 1 << x, _motley_array),
-    (Term(2, 2),): ClosedForm("Twins: G(x) = x", lambda x: x, lambda x: x.copy()),
+    (Term(2, 2),): ClosedForm("Twins: G(x) = x", lambda x: x, lambda x: x.copy(),
+                              lambda v: v),
     (Term(3, 3),): ClosedForm("Triplets: G(x) = Mocking Turtles at x - 2",
-                              lambda x: 0 if x < 2 else _mocking(x - 2), _triplets_array),
+                              lambda x: 0 if x < 2 else _mocking(x - 2), _triplets_array,
+                              _triplets_inverse),
     (Term(1, None, consecutive=True),): ClosedForm(
         "Ruler: G(x) = the largest power of 2 dividing x + 1", _ruler,
         lambda x: (x + np.uint64(1)) & ~x),
@@ -524,21 +648,21 @@ NAMED_GAMES: dict[str, str] = {
 }
 
 
-def named_game(name: str) -> TurningGame:
+def named_game(name: str, *, memory_limit: int | str | None = None) -> TurningGame:
     """A named family ("mocking-turtles", "ruler", ...) or "at-most-T" for any t, or a
-    turning code.
+    turning code.  memory_limit: the game's memory cap (see :class:`TurningGame`).
 
     >>> named_game("ruler").code
     '1+C'
     """
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     if key in NAMED_GAMES:
-        return TurningGame(NAMED_GAMES[key], key)
+        return TurningGame(NAMED_GAMES[key], key, memory_limit=memory_limit)
     m = re.fullmatch(r"at-most-(\d+)", key)
     if m and int(m.group(1)) >= 1:
-        return TurningGame(f"1-{m.group(1)}", key)
+        return TurningGame(f"1-{m.group(1)}", key, memory_limit=memory_limit)
     try:
-        return TurningGame(name)
+        return TurningGame(name, memory_limit=memory_limit)
     except ValueError:
         known = ", ".join(sorted(NAMED_GAMES)) + ", at-most-T"
         raise ValueError(f"unknown game {name!r}: known games are {known}, or a turning "

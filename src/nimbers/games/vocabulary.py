@@ -28,12 +28,19 @@ that plays misère by the generic engine for the games that do not know better.
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
-from typing import Any, Callable, Hashable, Iterator, Protocol, runtime_checkable
+from typing import Any, Callable, Hashable, Iterator, Protocol, TypeVar, runtime_checkable
 
+from .._limits import memory_limit
 from .engine import misere_grundy
 
-__all__ = ["Ruleset", "ComponentRuleset", "MisereByEngine", "deprecated_alias"]
+__all__ = ["Ruleset", "ComponentRuleset", "MisereByEngine", "Shareable", "synchronized",
+           "deprecated_alias"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+#: guards the creation of each object's own lock
+_LOCK_GUARD = threading.Lock()
 
 
 @runtime_checkable
@@ -61,7 +68,44 @@ class ComponentRuleset(Ruleset, Protocol):
     def nim_values(self, n: int) -> Any: ...
 
 
-class MisereByEngine:
+class Shareable:
+    """Game objects shared between threads and sent to other processes.
+
+    A game grows tables and memos as it is asked; methods marked :func:`synchronized`
+    hold the object's own re-entrant lock while they do, so that threads sharing one object
+    get the sequential answers and compute each value once.  The lock is made on first use
+    and left out of pickles (a process pool gets a fresh one).
+    """
+
+    def _shared_lock(self) -> threading.RLock:
+        lock: threading.RLock | None = self.__dict__.get("_lock")
+        if lock is None:
+            with _LOCK_GUARD:
+                lock = self.__dict__.setdefault("_lock", threading.RLock())
+        return lock
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+def synchronized(method: _F) -> _F:
+    """A method of a :class:`Shareable` run under the object's lock, and under its
+    ``memory_limit`` attribute when it has one (see :mod:`nimbers._limits`)."""
+
+    @functools.wraps(method)
+    def locked(self: Shareable, *args: Any, **kwargs: Any) -> Any:
+        with self._shared_lock(), memory_limit(getattr(self, "memory_limit", None)):
+            return method(self, *args, **kwargs)
+
+    return locked  # type: ignore[return-value]  # same signature: functools.wraps
+
+
+class MisereByEngine(Shareable):
     """Misère play by the generic engine, over the game's own moves.
 
     A class using it defines ``_described_moves(position)``, yielding (the move as
@@ -71,11 +115,21 @@ class MisereByEngine:
     nim-sum rule: the whole position is searched (memoized across calls).
     """
 
-    _misere_cache: dict
+    _misere_cache: dict[Hashable, int]
+
+    def _described_moves(self, position: Any) -> Iterator[tuple[Any, Any]]:
+        raise NotImplementedError
+
+    def _canonical(self, position: Any) -> Hashable:
+        raise NotImplementedError
+
+    def _misere_budget(self, position: Any) -> None:
+        raise NotImplementedError
 
     def _misere_moves(self, key: Hashable) -> list[Hashable]:
         return [self._canonical(nxt) for _, nxt in self._described_moves(key)]
 
+    @synchronized
     def misere_nim_value(self, position: Any) -> int:
         """The misère Grundy value G- of a position: 1 at a position with no move, else
         the mex of its options' values (ONAG ch. 12; CGSuite's MisereNimValue).  The player
@@ -99,16 +153,16 @@ class MisereByEngine:
             yield nxt
 
 
-def deprecated_alias(new: Callable, old_name: str, note: str = "") -> Callable:
+def deprecated_alias(new: _F, old_name: str, note: str = "") -> _F:
     """A method under its old name that warns (DeprecationWarning) and calls the new one;
     the old names go after one release."""
     message = f"{old_name} is deprecated: use {new.__name__}{note}"
 
     @functools.wraps(new)
-    def alias(self, *args, **kwargs):
+    def alias(self: Any, *args: Any, **kwargs: Any) -> Any:
         warnings.warn(message, DeprecationWarning, stacklevel=2)
         return new(self, *args, **kwargs)
 
     alias.__name__ = old_name
     alias.__doc__ = f"Deprecated: {new.__name__}{note}."
-    return alias
+    return alias  # type: ignore[return-value]  # same signature: functools.wraps
