@@ -17,6 +17,8 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, MutableMapping, 
 
 import numpy as np
 
+from ._shared import Shareable, synchronized
+
 __all__ = ["mex", "grundy", "misere_grundy", "sum_value", "winning_move_in_sum", "CycleError",
            "ImpartialGame"]
 
@@ -158,7 +160,7 @@ def winning_move_in_sum(components: Sequence[Hashable], moves: Callable[[Any], I
     raise AssertionError("Sprague-Grundy: a non-zero sum always has a winning move")
 
 
-class ImpartialGame:
+class ImpartialGame(Shareable):
     """Any finite impartial game given by its moves function, in the common vocabulary
     (:mod:`.vocabulary`).  Positions must be hashable; values are memoized.
 
@@ -191,10 +193,12 @@ class ImpartialGame:
         """The positions one move away."""
         yield from _options(self._moves, position)
 
+    @synchronized
     def nim_value(self, position: Hashable) -> int:
         """The Grundy value (normal play)."""
         return grundy(position, self._moves, self._normal)
 
+    @synchronized
     def misere_nim_value(self, position: Hashable) -> int:
         """The misère Grundy value G- (see misere_grundy)."""
         return misere_grundy(position, self._moves, self._misere)
@@ -206,6 +210,7 @@ class ImpartialGame:
         """True when the player to move loses with best play."""
         return self._value(position, misere) == 0
 
+    @synchronized
     def winning_move(self, position: Hashable, misere: bool = False) -> Hashable | None:
         """A position one move away where the opponent loses, or None when there is none."""
         if self._value(position, misere) == 0:

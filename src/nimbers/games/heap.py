@@ -30,6 +30,7 @@ from .. import _core
 from .._progress import Progress
 from .codes import TakeBreakCode, parse_take_break_code
 from .misere import ZERO_GENUS, Genus, genus_of, is_tame_genus, tame_sum
+from ._shared import synchronized
 from .vocabulary import MisereByEngine, deprecated_alias
 
 #: the most tokens (in heaps that allow a move) a misère search takes on
@@ -161,6 +162,7 @@ class HeapGame(MisereByEngine):
         return f"<HeapGame {self.name} ({self.code})>"
 
     # -- values --
+    @synchronized
     def nim_values(self, n: int, progress: bool | None = None, *, method: str = "auto",
                       mask: int | None = None) -> np.ndarray:
         """g(0), ..., g(n-1), in the smallest unsigned dtype that holds them.
@@ -185,6 +187,7 @@ class HeapGame(MisereByEngine):
             return self._by_period(n)
         return self._g[:n].copy()
 
+    @synchronized
     def _compute(self, n: int, progress: bool | None, method: str = "auto",
                  mask: int | None = None, prove: bool = False,
                  bar: Progress | None = None) -> None:
@@ -291,6 +294,7 @@ class HeapGame(MisereByEngine):
             return int(self._g[per.preperiod + (heap - per.preperiod) % per.period])
         return int(self._g[heap])
 
+    @synchronized
     def nim_value(self, position: int | Sequence[int]) -> int:
         """The Grundy value of a heap or of a position (the nim-sum over its heaps).
 
@@ -370,6 +374,7 @@ class HeapGame(MisereByEngine):
             return self.misere_nim_value(position) == 0
         return self.nim_value(position) == 0
 
+    @synchronized
     def winning_move(self, position: int | Sequence[int],
                      misere: bool = False) -> tuple[int, int, tuple[int, ...]] | None:
         """A move to a P-position: (heap index, tokens removed, the heaps it leaves), or
@@ -421,6 +426,7 @@ class HeapGame(MisereByEngine):
                 f"below it (more than {_partitions_below(tokens):,}); the limit is "
                 f"{MISERE_SEARCH_TOKENS} tokens unless every heap is tame (see tame_up_to)")
 
+    @synchronized
     def misere_nim_value(self, position: int | Sequence[int]) -> int:
         """The misère Grundy value G- (CGSuite's MisereNimValue): 1 for a position with no
         move, else the mex of the options' values; 0 exactly when the mover loses misère
@@ -436,6 +442,7 @@ class HeapGame(MisereByEngine):
             return tame.misere_value
         return MisereByEngine.misere_nim_value(self, position)
 
+    @synchronized
     def misere_nim_values(self, n: int) -> list[int]:
         """G-(0), ..., G-(n-1): the misère Grundy values of single heaps.
 
@@ -444,6 +451,7 @@ class HeapGame(MisereByEngine):
         """
         return [self.misere_nim_value([h]) for h in range(_count(n))]
 
+    @synchronized
     def genus(self, position: int | Sequence[int]) -> Genus:
         """The genus g^(γ0 γ1 ...) of a position (see :mod:`.misere`): normal value g, γn the
         misère value with n copies of ``*2`` added; tame sums by the Nim rule.
@@ -458,6 +466,7 @@ class HeapGame(MisereByEngine):
         self._misere_budget(key)
         return genus_of(key, self._misere_moves, self._genus_cache)
 
+    @synchronized
     def genera(self, n: int) -> list[Genus]:
         """The genera of single heaps 0 .. n-1 (kept for later calls).
 
@@ -472,6 +481,7 @@ class HeapGame(MisereByEngine):
                                          self._genus_cache))
         return self._genera[:n]
 
+    @synchronized
     def tame_up_to(self, n: int) -> bool:
         """True when heaps 0 .. n-1 all have tame genera: then every position of such heaps
         is tame and plays misère like Nim (Winning Ways ch. 13).
@@ -530,6 +540,7 @@ class HeapGame(MisereByEngine):
             return (2, 2, t, 1), GUY_SMITH
         return None
 
+    @synchronized
     def period(self, max_n: int | None = None, progress: bool | None = None) -> Periodicity:
         """The smallest period and its pre-period of the Grundy sequence.
 
@@ -599,6 +610,7 @@ class HeapGame(MisereByEngine):
             n = min(max_n, target if target is not None and n < target <= step else step)
 
     # -- saving and resuming --
+    @synchronized
     def save(self, path: str | os.PathLike[str]) -> None:
         """Saves the computed values to path (a .npy file, numpy.load reads it) and the state
         needed to go on to path + ".json" (the game, the count, a proven period).
@@ -655,6 +667,7 @@ class HeapGame(MisereByEngine):
         return game
 
     # -- statistics --
+    @synchronized
     def stats(self, n: int | None = None, mask: int | None = None) -> HeapStats:
         """Statistics of g(0..n-1) (n: the values computed so far when None): the largest
         value and its first heap size, and the sparse space -- the mask making the fewest heap

@@ -97,6 +97,15 @@ class TurningGame(MisereByEngine):
         self._g = np.zeros(0, dtype=np.uint64)  # engine values G(0 .. len-1), grown as needed
         self._misere_cache: dict[Any, int] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state.pop("closed_form")  # holds functions: found again from the code
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self.closed_form = _closed_form_of(self.terms)
+
     def __repr__(self) -> str:
         return f"<TurningGame {self.name}" + (f" ({self.code})>" if self.code else ">")
 
@@ -158,7 +167,6 @@ class TurningGame(MisereByEngine):
             return self.closed_form.array(n)
         return self.engine_values(n)
 
-    @synchronized
     def engine_values(self, n: int) -> np.ndarray:
         """G(0), ..., G(n-1) computed by the engine from the rules, never by a closed form
         (to check the closed forms, and to time them against it)."""
@@ -174,7 +182,6 @@ class TurningGame(MisereByEngine):
             self._extend(x + 1)
         return int(self._g[x])
 
-    @synchronized
     def nim_value(self, position: Any) -> int:
         """The value of a position: the nim-sum of G over its heads (a string of H/T, the
         head coins, or one coin number).
@@ -188,7 +195,10 @@ class TurningGame(MisereByEngine):
             total ^= self._value_at(h)
         return total
 
+    @synchronized
     def _extend(self, n: int) -> None:
+        if n <= len(self._g):
+            return  # another thread extended the table meanwhile
         _check_table(n, f"{n:,} values of {self.name}")
         start = len(self._g)
         fast = self._fast_path()
