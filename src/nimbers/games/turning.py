@@ -375,8 +375,8 @@ def _count(n: Any) -> int:
 
 def _check_table(n: int, what: str) -> None:
     """Refuses a table of n values (8 bytes each, twice while it grows) past the memory
-    cap; single coins are asked for with nim_value."""
-    check_bytes(16 * n, what, _RAISE + " (or ask for single coins with nim_value)")
+    cap."""
+    check_bytes(16 * n, what, _RAISE)
 
 
 def _term_count(t: Term, x: int) -> int:
