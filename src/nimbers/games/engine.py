@@ -183,8 +183,8 @@ class ImpartialGame(Shareable):
             raise TypeError(f"moves must be a function of a position, not {type(moves).__name__}")
         self._moves = moves
         self.name = name
-        self._normal: dict = {}
-        self._misere: dict = {}
+        self._normal: dict[Hashable, int] = {}
+        self._misere: dict[Hashable, int] = {}
 
     def __repr__(self) -> str:
         return f"<ImpartialGame {self.name}>"

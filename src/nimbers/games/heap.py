@@ -22,7 +22,7 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -154,8 +154,8 @@ class HeapGame(MisereByEngine):
         self._proven: Periodicity | None = None
         self._chunk = 1 << 14  # heap sizes per call of the engine, adapted to take ~1 s
         self.last_run: dict[str, int] = {}
-        self._misere_cache: dict = {}
-        self._genus_cache: dict = {}
+        self._misere_cache: dict[Hashable, int] = {}
+        self._genus_cache: dict[Any, Any] = {}
         self._genera: list[Genus] = []
 
     def __repr__(self) -> str:
@@ -343,7 +343,8 @@ class HeapGame(MisereByEngine):
                     for b in range(a, (r - a) // 2 + 1):
                         yield k, (a, b, r - a - b)
 
-    def _described_moves(self, position: Any) -> Iterator[tuple[tuple, list[int]]]:
+    def _described_moves(self, position: Any
+                         ) -> Iterator[tuple[tuple[int, int, tuple[int, ...]], list[int]]]:
         heaps = _heaps(position)
         for i, h in enumerate(heaps):
             for k, left in self.heap_moves(h):
@@ -359,7 +360,7 @@ class HeapGame(MisereByEngine):
             warnings.warn("moves(heap) with one heap size is deprecated: use heap_moves(heap) "
                           "for (tokens removed, heaps left), moves(position) for positions",
                           DeprecationWarning, stacklevel=2)
-            return self.heap_moves(position)
+            return self.heap_moves(int(position))
         return MisereByEngine.moves(self, position)
 
     def is_losing(self, position: int | Sequence[int], misere: bool = False) -> bool:
@@ -384,7 +385,8 @@ class HeapGame(MisereByEngine):
         (0, 2, (1,))
         """
         if misere:
-            return self._misere_winning_move(position)
+            move: tuple[int, int, tuple[int, ...]] | None = self._misere_winning_move(position)
+            return move
         heaps = _heaps(position)
         total = self.nim_value(heaps)
         if total == 0:

@@ -107,7 +107,7 @@ def truncate_alternation(gammas: Sequence[int]) -> tuple[int, ...] | None:
 
 
 def genus_of(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
-             cache: MutableMapping | None = None) -> Genus:
+             cache: MutableMapping[str, Any] | None = None) -> Genus:
     """The genus of a position of any finite impartial game, from its definition: the game
     is added to k copies of *2 (as a count of *2 and *1 heaps) and searched.
 
@@ -123,7 +123,7 @@ def genus_of(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
         cache = {}
     misere_cache = cache.setdefault("misere", {})
 
-    def with_nim(state: tuple) -> list[tuple]:
+    def with_nim(state: tuple[Hashable, int, int]) -> list[tuple[Hashable, int, int]]:
         pos, ones, twos = state
         out = [(p, ones, twos) for p in moves(pos)]
         if twos:

@@ -144,7 +144,7 @@ class Nim:
         moves = winning_moves(_position(position), misere)
         return moves[0] if moves else None
 
-    def moves(self, position: Any):
+    def moves(self, position: Any) -> Iterator[list[int]]:
         """The positions one move away."""
         piles = _position(position)
         for i, p in enumerate(piles):

@@ -19,7 +19,7 @@ coins" are one fewer.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Literal, Sequence
 
 import numpy as np
 
@@ -165,7 +165,7 @@ def find_distinct(g: Sequence[int], lo: int, hi: int | None, value: int) -> tupl
 
 
 def _by_representations(g: Sequence[int], low: int, top: int,
-                        value: int) -> tuple[int, ...] | None | bool:
+                        value: int) -> tuple[int, ...] | None | Literal[False]:
     """Distinct indices (low to top of them) whose g's nim-add to value, by trying every
     representation; None when none fits, False when there are too many to try."""
     basis = XorBasis()

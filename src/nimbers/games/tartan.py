@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 from itertools import product
-from typing import Any, Iterator
+from typing import Any, Hashable, Iterator
 
 import numpy as np
 
@@ -53,7 +53,7 @@ class Tartan(MisereByEngine):
                 raise TypeError(f"Tartan factors are TurningGame objects, not {type(f).__name__}")
         self.factors = factors
         self.name = name or " x ".join(f.name for f in factors)
-        self._misere_cache: dict = {}
+        self._misere_cache: dict[Hashable, int] = {}
 
     def __repr__(self) -> str:
         return f"<Tartan {self.name}>"
@@ -114,7 +114,8 @@ class Tartan(MisereByEngine):
         [(0, 1), (0, 5), (3, 1), (3, 5)]
         """
         if misere:
-            return self._misere_winning_move(position)
+            move: list[tuple[int, ...]] | None = self._misere_winning_move(position)
+            return move
         heads = self._heads(position)
         total = self.nim_value(heads)
         if total == 0:
@@ -136,13 +137,13 @@ class Tartan(MisereByEngine):
         for sets in product(*per_factor):
             yield sorted(product(*sets))
 
-    def _described_moves(self, position: Any) -> Iterator[tuple[list, tuple]]:
+    def _described_moves(self, position: Any) -> Iterator[tuple[list[tuple[int, ...]], tuple[tuple[int, ...], ...]]]:
         heads = set(self._heads(position))
         for h in sorted(heads):
             for coins in self.move_sets(h):
                 yield coins, tuple(sorted(heads.symmetric_difference(coins)))
 
-    def _canonical(self, position: Any) -> tuple:
+    def _canonical(self, position: Any) -> tuple[tuple[int, ...], ...]:
         return tuple(self._heads(position))
 
     def _misere_budget(self, position: Any) -> None:
@@ -227,13 +228,13 @@ class AcrosticTwins(MisereByEngine):
     name = "Acrostic Twins"
 
     def __init__(self) -> None:
-        self._misere_cache: dict = {}
+        self._misere_cache: dict[Hashable, int] = {}
 
-    def _heads(self, position: Any) -> list[tuple[int, ...]]:
+    def _heads(self, position: Any) -> list[tuple[int, int]]:
         if isinstance(position, tuple) and len(position) == 2 and all(
                 isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in position):
             position = [position]
-        return heads_2d(position)
+        return [(a, b) for a, b in heads_2d(position)]
 
     def nim_value(self, position: Any) -> int:
         """The nim-sum of a (+) b over the heads (a, b)."""
@@ -255,7 +256,8 @@ class AcrosticTwins(MisereByEngine):
     def winning_move(self, position: Any, misere: bool = False) -> list[tuple[int, int]] | None:
         """Two coins in a row or a column whose turning makes the value 0, or None."""
         if misere:
-            return self._misere_winning_move(position)
+            move: list[tuple[int, int]] | None = self._misere_winning_move(position)
+            return move
         heads = self._heads(position)
         total = self.nim_value(heads)
         if total == 0:
@@ -279,13 +281,13 @@ class AcrosticTwins(MisereByEngine):
         for y in range(b):
             yield [(a, y), (a, b)]
 
-    def _described_moves(self, position: Any) -> Iterator[tuple[list, tuple]]:
+    def _described_moves(self, position: Any) -> Iterator[tuple[list[tuple[int, int]], tuple[tuple[int, int], ...]]]:
         heads = set(self._heads(position))
         for h in sorted(heads):
             for coins in self.move_sets(h):
                 yield coins, tuple(sorted(heads.symmetric_difference(coins)))
 
-    def _canonical(self, position: Any) -> tuple:
+    def _canonical(self, position: Any) -> tuple[tuple[int, int], ...]:
         return tuple(self._heads(position))
 
     def _misere_budget(self, position: Any) -> None:

@@ -293,7 +293,8 @@ class TurningGame(MisereByEngine):
         [1, 3]
         """
         if misere:
-            return self._misere_winning_move(position)
+            move: list[int] | None = self._misere_winning_move(position)
+            return move
         heads = _heads(position)
         total = self.nim_value(heads)
         if total == 0:
@@ -585,7 +586,8 @@ def _triplets_inverse(v: int) -> int | None:
 
 
 def _parity(x: np.ndarray) -> np.ndarray:
-    return (np.bitwise_count(x) & np.uint64(1)).astype(np.uint64)
+    parity: np.ndarray = (np.bitwise_count(x) & np.uint64(1)).astype(np.uint64)
+    return parity
 
 
 def _mocking_array(x: np.ndarray) -> np.ndarray:
@@ -600,7 +602,8 @@ def _triplets_array(x: np.ndarray) -> np.ndarray:
 
 def _motley_array(x: np.ndarray) -> np.ndarray:
     if len(x) <= 64:
-        return np.left_shift(np.uint64(1), x)
+        powers: np.ndarray = np.left_shift(np.uint64(1), x)
+        return powers
     return np.array([1 << int(v) for v in x], dtype=object)
 
 
