@@ -129,3 +129,12 @@ def test_the_environment_variable_sets_the_cap():
             print("refused:", exc)
     """)
     assert out.returncode == 0 and "refused:" in out.stdout and "1.0 KiB" in out.stdout
+
+
+def test_heap_games_share_the_cap():
+    from nimbers.games import octal_game
+    game = octal_game("0.77")
+    game.memory_limit = "1M"
+    with pytest.raises(ValueError, match="over the memory cap of 1.0 MiB; set the game's"):
+        game.nim_values(10**7)
+    assert game.nim_values(100).tolist()[:6] == [0, 1, 2, 3, 1, 4]   # Kayles (Winning Ways)

@@ -27,6 +27,7 @@ from typing import Any, Hashable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .. import _core
+from .._limits import check_bytes
 from .._progress import Progress
 from .codes import TakeBreakCode, parse_take_break_code
 from .misere import ZERO_GENUS, Genus, genus_of, is_tame_genus, tame_sum
@@ -157,6 +158,9 @@ class HeapGame(MisereByEngine):
         self._misere_cache: dict[Hashable, int] = {}
         self._genus_cache: dict[Any, Any] = {}
         self._genera: list[Genus] = []
+        #: the memory cap of this game's tables (bytes, or "16G"); None: the default of
+        #: :func:`nimbers._limits.memory_cap`
+        self.memory_limit: int | str | None = None
 
     def __repr__(self) -> str:
         return f"<HeapGame {self.name} ({self.code})>"
@@ -780,6 +784,9 @@ def _available_memory() -> int | None:
 
 
 def _check_memory(nbytes: int, what: str) -> None:
+    """Refuses past the memory cap (:mod:`nimbers._limits`), or past the memory free now."""
+    check_bytes(nbytes, what, "set the game's memory_limit (bytes, or '16G'), or prove a "
+                "period (period()) to answer any heap size from it,")
     available = _available_memory()
     if available is not None and nbytes > available * 0.9:
         raise ValueError(f"{what} need {nbytes / 2**30:.1f} GiB, more than the "
