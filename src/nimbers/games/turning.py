@@ -475,7 +475,8 @@ def _symmetric_sets(t: Term, x: int, hi: int, lowest: int,
             continue
         inner = [(left + i, x - i) for i in range(1, (x - left + 1) // 2)]
         center = [(left + x) // 2] if (x - left) % 2 == 0 and left < x else []
-        for r in range(len(inner) + 1):
+        most_pairs = (hi - 2) // 2  # the left coin and the head, then pairs: at most hi coins
+        for r in range(min(len(inner), most_pairs) + 1):
             for chosen in itertools.combinations(inner, r):
                 mids: list[list[int]] = [[], center] if center else [[]]
                 for mid in mids:
@@ -497,7 +498,7 @@ def odious(n: int) -> bool:
     return bin(n).count("1") % 2 == 1
 
 
-#: runs tried by a closed-form Ruler move before the table is used
+#: runs (Ruler) or move sets (Grunt) tried by a closed-form move before the table is used
 _RUN_BUDGET = 1 << 16
 #: the first coins a closed-form move combines with one solved coin
 _SMALL_COINS = 64
@@ -517,6 +518,11 @@ def _realise_by_closed_form(form: ClosedForm, t: Term, x: int,
             acc ^= form.at(x - c)
             if acc == value and c >= low:
                 return tuple(range(x - c, x))
+        return None
+    if not t.plain:  # Grunt: the sets in the order listed (the fewest coins first)
+        for others in itertools.islice(_term_sets(t, x), _RUN_BUDGET):
+            if _xor_at(form, others) == value:
+                return others
         return None
     if t.hi is None:  # Motley: the coins are the bits of the value
         coins = tuple(i for i in range(value.bit_length()) if value >> i & 1)
@@ -608,7 +614,7 @@ def _motley_array(x: np.ndarray) -> np.ndarray:
 
 
 #: closed forms by the terms of the code (coins from 0), each checked against the engine by
-#: the tests; the Mock Turtle theorem and the shifts of the reference relate them
+#: the tests; the Mock Turtle theorem (Winning Ways, ch. 14) relates them
 _CLOSED: dict[tuple[Term, ...], ClosedForm] = {
     (Term(1, 1),): ClosedForm("G(x) = 1", lambda x: 1,
                               lambda x: np.ones_like(x)),
@@ -628,6 +634,33 @@ _CLOSED: dict[tuple[Term, ...], ClosedForm] = {
 }
 
 
+def _grundy_game() -> Any:
+    from .heap import grundy_game  # the heap engine; imported on first use
+    global _GRUNDY_GAME
+    if _GRUNDY_GAME is None:
+        _GRUNDY_GAME = grundy_game()
+    return _GRUNDY_GAME
+
+
+_GRUNDY_GAME: Any = None
+
+
+def _grunt_at(x: int) -> int:
+    return int(_grundy_game().nim_value(x))
+
+
+def _grunt_array(x: np.ndarray) -> np.ndarray:
+    return np.asarray(_grundy_game().nim_values(len(x)), dtype=np.uint64)
+
+
+#: Grunt ("4FS") is Grundy's game in coin form (Winning Ways, ch. 14): a move at x turns
+#: coins 0, a, x - a, x with 0 < a < x - a, and G(0) = 0 (no move), so G(x) is the mex of
+#: G(a) (+) G(x - a) over the splittings of a heap of x into two unequal heaps -- the
+#: definition of Grundy's game, whose values the C heap engine computes.
+_CLOSED[(Term(4, 4, symmetric=True, first=True),)] = ClosedForm(
+    "Grunt: G(x) = Grundy's game at a heap of x", _grunt_at, _grunt_array)
+
+
 def _closed_form_of(terms: list[Term] | None) -> ClosedForm | None:
     if terms is None:
         return None
@@ -642,6 +675,7 @@ CLOSED_FORMS: dict[str, Callable[[int], int]] = {
     "twins": lambda x: x,
     "triplets": lambda x: 0 if x < 2 else _mocking(x - 2),
     "ruler": _ruler,
+    "grunt": _grunt_at,
 }
 
 #: named 1-D families and their turning codes
