@@ -38,6 +38,20 @@ _RAISE = "pass memory_limit= to the game"
 def any_coins_values(lo: int, hi: int | None, n: int) -> list[int]:
     """G(0), ..., G(n-1) for "turn between lo and hi of any coins" (hi None: no limit).
 
+    Parameters
+    ----------
+    lo, hi : int
+        The fewest and the most coins a move turns, the head included (hi None: any).
+    n : int
+        How many values.
+
+    Returns
+    -------
+    list of int
+
+    >>> any_coins_values(1, 2, 6)        # Turning Turtles (Winning Ways ch. 14): x + 1
+    [1, 2, 3, 4, 5, 6]
+
     With no upper limit and lo <= 2 the nim-sums form a GF(2) span (Motley: G(x) = 2^x).
     With lo <= 1 the first hi coins are Motley's too: at x < hi every subset of the x
     earlier coins may be turned, and by induction their values 1, 2, ..., 2^(x-1) span
@@ -113,7 +127,27 @@ def _width(g: Sequence[int], value: int = 0) -> int:
 
 
 def reachable_sums(g: Sequence[int], lo: int, hi: int | None) -> set[int]:
-    """The nim-sums of j distinct values of g, for j + 1 coins allowed (lo <= j + 1 <= hi)."""
+    """The nim-sums of j distinct values of g, for j + 1 coins allowed (lo <= j + 1 <= hi).
+
+    Parameters
+    ----------
+    g : sequence of int
+        The values of the coins left of the head.
+    lo, hi : int
+        The fewest and the most coins turned, the head included (hi None: any).
+
+    Returns
+    -------
+    set of int
+
+    Raises
+    ------
+    ValueError
+        When the bit rows would pass the memory cap (see :mod:`nimbers._limits`).
+
+    >>> sorted(reachable_sums([1, 2, 3], 3, 3))     # exactly two of the three
+    [1, 2, 3]
+    """
     low, top = _others_range(lo, hi, len(g))
     if top < low:
         return set()
@@ -129,13 +163,34 @@ def reachable_sums(g: Sequence[int], lo: int, hi: int | None) -> set[int]:
 
 
 def find_distinct(g: Sequence[int], lo: int, hi: int | None, value: int) -> tuple[int, ...] | None:
-    """Distinct indices into g (j of them, lo <= j + 1 <= hi) whose values nim-add to value,
-    or None when there are none.
+    """Distinct indices into g (j of them, lo <= j + 1 <= hi) whose values nim-add to value.
 
     First by linear algebra: a representation of value as a nim-sum of the g's, and every
     other one obtained by adding dependencies among the g's; when the g's are independent
     (Motley's powers of two) it is unique.  Only when there are more than 2^16
     representations does it fall back to bit rows, whose memory is checked first.
+
+    Parameters
+    ----------
+    g : sequence of int
+        The values of the coins left of the head.
+    lo, hi : int
+        The fewest and the most coins turned, the head included (hi None: any).
+    value : int
+        The nim-sum wanted.
+
+    Returns
+    -------
+    tuple of int or None
+        The indices, sorted, or None when no allowed number of them gives value.
+
+    Raises
+    ------
+    ValueError
+        When the fallback would pass the memory cap (see :mod:`nimbers._limits`).
+
+    >>> find_distinct([2**k for k in range(100)], 1, 100, 2**5 + 2**50)   # Motley's bits
+    (5, 50)
     """
     low, top = _others_range(lo, hi, len(g))
     if top < low:
