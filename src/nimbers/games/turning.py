@@ -73,8 +73,28 @@ class TurningGame(MisereByEngine):
     sets of OTHER coins (all < x) that a move may turn along with x.
 
     Known structure comes first: a code with a closed form (Turning Turtles, Mocking
-    Turtles, Motley, Twins, Triplets, Ruler, ...) answers any coin, 10^9 or 10^100, at once;
-    other codes are computed by the engine into one growing numpy array.
+    Turtles, Motley, Twins, Triplets, Ruler, Winning Ways ch. 14; Grunt, which is Grundy's
+    game) answers any coin, 10^9 or 10^100, at once; other codes are computed by the engine
+    into one growing numpy array.  A game object may be shared between threads (each value
+    is computed once) and pickled.
+
+    Parameters
+    ----------
+    code : str, optional
+        A turning code ("1-3", "1+C", "4FS", ...).
+    name : str, optional
+        What to call the game (default: the code).
+    moves : callable, optional
+        Instead of a code: ``moves(x)`` lists the sets of other coins (all < x).
+    memory_limit : int or str, optional
+        The most memory one computation of this game may take (bytes, or "16G"); the
+        default is :func:`nimbers._limits.memory_cap` (``NIMBERS_MEMORY_LIMIT``, else a
+        quarter of physical memory).  Work past it is refused at once with ValueError.
+
+    Raises
+    ------
+    ValueError
+        Neither or both of code and moves, or a malformed code.
 
     >>> twins = TurningGame(moves=lambda x: [(y,) for y in range(x)], name="Twins")
     >>> twins.nim_values(5).tolist()
@@ -112,7 +132,27 @@ class TurningGame(MisereByEngine):
     # -- the moves at a head ---------------------------------------------------------------
 
     def move_sets(self, x: int) -> Iterator[tuple[int, ...]]:
-        """Every set of other coins a move at head x may turn (may repeat a set)."""
+        """Every set of other coins a move at head x may turn (may repeat a set).
+
+        A generator: it lists the sets one by one, in bounded memory.
+
+        Parameters
+        ----------
+        x : int
+            The head.
+
+        Returns
+        -------
+        iterator of tuple of int
+
+        Raises
+        ------
+        ValueError
+            A moves function gave coins that are not distinct coins left of x.
+
+        >>> sorted(TurningGame("1-2").move_sets(3))      # the head alone, or with one coin
+        [(), (0,), (1,), (2,)]
+        """
         if self._moves is not None:
             for others in self._moves(x):
                 others = tuple(sorted(others))
@@ -159,6 +199,21 @@ class TurningGame(MisereByEngine):
         structure avoid enumerating subsets: "at most t coins" (any coins) is a reachability
         computation over values; consecutive runs and arithmetic progressions run in C.
 
+        Parameters
+        ----------
+        n : int
+            How many values.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            n is not a non-negative int, or the table (or the work behind it) would pass the
+            memory cap.
+
         >>> named_game("mocking-turtles").nim_values(8).tolist()
         [1, 2, 4, 7, 8, 11, 13, 14]
         """
@@ -169,7 +224,25 @@ class TurningGame(MisereByEngine):
 
     def engine_values(self, n: int) -> np.ndarray:
         """G(0), ..., G(n-1) computed by the engine from the rules, never by a closed form
-        (to check the closed forms, and to time them against it)."""
+        (to check the closed forms, and to time them against it).
+
+        Parameters
+        ----------
+        n : int
+            How many values.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            As for :meth:`nim_values`.
+
+        >>> TurningGame("1-2").engine_values(5).tolist()      # Turning Turtles: x + 1
+        [1, 2, 3, 4, 5]
+        """
         n = _count(n)
         if n > len(self._g):
             self._extend(n)
@@ -183,8 +256,22 @@ class TurningGame(MisereByEngine):
         return int(self._g[x])
 
     def nim_value(self, position: Any) -> int:
-        """The value of a position: the nim-sum of G over its heads (a string of H/T, the
-        head coins, or one coin number).
+        """The value of a position: the nim-sum of G over its heads (Winning Ways ch. 14).
+
+        Parameters
+        ----------
+        position : str, iterable of int or int
+            A string of H/T, the head coins, or one coin number.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            A bad position, or a coin without a closed form whose table would pass the
+            memory cap.
 
         >>> ruler = named_game("ruler")
         >>> ruler.nim_value("HTHH"), ruler.nim_value([0, 2, 3]), ruler.nim_value(3)
@@ -272,8 +359,18 @@ class TurningGame(MisereByEngine):
 
     @synchronized
     def is_losing(self, position: Any, misere: bool = False) -> bool:
-        """True when the player to move loses with best play (the value is 0); misere=True:
-        whoever turns the last coin loses (searched: small rows only).
+        """True when the player to move loses with best play (the value is 0).
+
+        Parameters
+        ----------
+        position : str, iterable of int or int
+            As for :meth:`nim_value`.
+        misere : bool
+            True: whoever turns the last coin loses (searched: small rows only).
+
+        Returns
+        -------
+        bool
 
         >>> TurningGame("1-2").is_losing("HTHH"), TurningGame("1-2").is_losing("HHH")
         (False, True)
@@ -286,8 +383,28 @@ class TurningGame(MisereByEngine):
 
     @synchronized
     def winning_move(self, position: Any, misere: bool = False) -> list[int] | None:
-        """The coins to turn (sorted, the head last) for a move to a 0 position, or None
-        when the position's value is 0 (every move loses).
+        """The coins to turn for a move to a 0 position.
+
+        Games with a closed form find the move from it at any coin index; others use one
+        move of the value wanted (by reachability or linear algebra for "any coins" terms),
+        never a list of every move.
+
+        Parameters
+        ----------
+        position : str, iterable of int or int
+            As for :meth:`nim_value`.
+        misere : bool
+            True: whoever turns the last coin loses (searched: small rows only).
+
+        Returns
+        -------
+        list of int or None
+            The coins, sorted (the head last), or None when every move loses.
+
+        Raises
+        ------
+        ValueError
+            As for :meth:`nim_value`.
 
         >>> TurningGame("1-2").winning_move("HTHH")     # heads 0, 2, 3: values 1 ^ 3 ^ 4 = 6
         [1, 3]
@@ -314,6 +431,20 @@ class TurningGame(MisereByEngine):
 
         A game with a closed form first tries moves built from it (any coin index, no
         table); the engine's table is the fallback, refused past the memory cap.
+
+        Parameters
+        ----------
+        x : int
+            The head.
+        value : int
+            The nim-sum of the other coins' values wanted.
+
+        Returns
+        -------
+        tuple of int or None
+
+        >>> TurningGame("1-3").realise(5, 3)     # Mocking Turtles: G(0) = 1, G(1) = 2
+        (0, 1)
         """
         if self.closed_form is not None and self.terms is not None:
             found = _realise_by_closed_form(self.closed_form, self.terms[0], x, value)
@@ -340,7 +471,20 @@ class TurningGame(MisereByEngine):
     @synchronized
     def move_values(self, x: int) -> set[int]:
         """The option values at x, each as G(x) (+) (nim-sum of the other coins): the "u" of
-        the Tartan theorem (the value of the whole set turned)."""
+        the Tartan theorem (Winning Ways ch. 14; the value of the whole set turned).
+
+        Parameters
+        ----------
+        x : int
+            The head.
+
+        Returns
+        -------
+        set of int
+
+        >>> sorted(TurningGame("1-2").move_values(2))   # 3, with coin 0 (1) or coin 1 (2)
+        [1, 2, 3]
+        """
         g = self.engine_values(x + 1).tolist()
         if self.terms is not None and len(self.terms) == 1 and self.terms[0].plain:
             opts = reachable_sums(g[:x], self.terms[0].lo, self.terms[0].hi)
@@ -494,7 +638,19 @@ def _structured(family: int, t: Term, g: np.ndarray, n: int) -> np.ndarray:
 
 
 def odious(n: int) -> bool:
-    """An odd number of 1 bits."""
+    """An odd number of 1 bits (Winning Ways ch. 14: the values of Mocking Turtles).
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    bool
+
+    >>> odious(7), odious(5)
+    (True, False)
+    """
     return bin(n).count("1") % 2 == 1
 
 
@@ -696,8 +852,24 @@ NAMED_GAMES: dict[str, str] = {
 
 
 def named_game(name: str, *, memory_limit: int | str | None = None) -> TurningGame:
-    """A named family ("mocking-turtles", "ruler", ...) or "at-most-T" for any t, or a
-    turning code.  memory_limit: the game's memory cap (see :class:`TurningGame`).
+    """A named family of Winning Ways ch. 14, "at-most-T" for any T, or a turning code.
+
+    Parameters
+    ----------
+    name : str
+        "mocking-turtles", "ruler", "grunt", ... (see :data:`NAMED_GAMES`), "at-most-T",
+        or a turning code.
+    memory_limit : int or str, optional
+        The game's memory cap (see :class:`TurningGame`).
+
+    Returns
+    -------
+    TurningGame
+
+    Raises
+    ------
+    ValueError
+        Neither a known name nor a turning code.
 
     >>> named_game("ruler").code
     '1+C'
@@ -717,5 +889,20 @@ def named_game(name: str, *, memory_limit: int | str | None = None) -> TurningGa
 
 
 def closed_form(name: str, x: int) -> int:
-    """The closed form of a named family at coin x (coins from 0)."""
+    """The closed form of a named family at coin x (coins from 0).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`CLOSED_FORMS`.
+    x : int
+        The coin.
+
+    Returns
+    -------
+    int
+
+    >>> closed_form("ruler", 10**18 - 1)       # the power of 2 dividing 10^18
+    262144
+    """
     return CLOSED_FORMS[name](x)
