@@ -825,7 +825,25 @@ def take_break_game(code: str, name: str | None = None) -> HeapGame:
     """A take-and-break game in CGSuite's notation "d0.d1d2...": digit dk (hex) says what a
     move removing k tokens may leave, as a sum of bits: 1 = nothing (the whole heap is
     taken), 2 = one heap, 4 = two heaps, 8 = three heaps.  d0 (before the point) may only
-    hold 4 or 8: splitting a heap without taking tokens.
+    hold 4 or 8: splitting a heap without taking tokens (Winning Ways ch. 4).
+
+    Parameters
+    ----------
+    code : str
+        The code, hexadecimal digits allowed.
+    name : str, optional
+        What to call the game (default: the code).
+
+    Returns
+    -------
+    HeapGame
+
+    Raises
+    ------
+    TypeError
+        code is not a string.
+    ValueError
+        Not a take-and-break code (see :func:`nimbers.games.codes.parse_take_break_code`).
 
     >>> take_break_game("0.3F").nim_values(10).tolist()
     [0, 1, 2, 0, 1, 2, 3, 4, 5, 3]
@@ -835,7 +853,26 @@ def take_break_game(code: str, name: str | None = None) -> HeapGame:
 
 def octal_game(code: str, name: str | None = None) -> HeapGame:
     """An octal game, "0.77" (Kayles), "0.07" (Dawson's Kayles), "0.137" (Dawson's Chess),
-    "4.07", ...: digits 0-7 (see take_break_game for their meaning).
+    "4.07", ...: digits 0-7 (see take_break_game for their meaning).  The octal periodicity
+    theorem of Guy and Smith (Winning Ways ch. 4) lets period() prove a period.
+
+    Parameters
+    ----------
+    code : str
+        The code, octal digits only.
+    name : str, optional
+        What to call the game (default: the code).
+
+    Returns
+    -------
+    HeapGame
+
+    Raises
+    ------
+    TypeError
+        code is not a string.
+    ValueError
+        Not an octal code.
 
     >>> octal_game("0.07").nim_values(10).tolist()      # Dawson's Kayles
     [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]
@@ -848,7 +885,26 @@ def _from_code(parsed: TakeBreakCode, name: str | None) -> HeapGame:
 
 
 def subtraction_game(subtraction_set: Iterable[int], name: str | None = None) -> HeapGame:
-    """A subtraction game: remove s tokens from a heap, s in a finite set of positive ints.
+    """A subtraction game: remove s tokens from a heap, s in a finite set of positive ints
+    (Winning Ways ch. 4; its values are ultimately periodic).
+
+    Parameters
+    ----------
+    subtraction_set : iterable of int
+        The amounts a move may remove.
+    name : str, optional
+        What to call the game.
+
+    Returns
+    -------
+    HeapGame
+
+    Raises
+    ------
+    TypeError
+        Not an iterable.
+    ValueError
+        An empty set, or an amount that is not a positive int.
 
     >>> subtraction_game({1, 3, 4}).nim_values(8).tolist()
     [0, 1, 0, 1, 2, 3, 2, 0]
@@ -873,8 +929,12 @@ def subtraction_game(subtraction_set: Iterable[int], name: str | None = None) ->
 
 
 def grundy_game() -> HeapGame:
-    """Grundy's game: split one heap into two non-empty heaps of different sizes.  Its
-    periodicity is an open problem, so period() never claims a proof.
+    """Grundy's game: split one heap into two non-empty heaps of different sizes (Winning
+    Ways ch. 4).  Its periodicity is an open problem, so period() never claims a proof.
+
+    Returns
+    -------
+    HeapGame
 
     >>> grundy_game().nim_values(10).tolist()
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1]
