@@ -179,6 +179,25 @@ class HeapGame(MisereByEngine):
         the sparse space's value mask (rare when popcount(g & mask) is even), chosen
         automatically when None.  Every method gives the same, exact values.
 
+        Parameters
+        ----------
+        n : int
+            How many values.
+        progress : bool, optional
+            A progress bar (default: on a terminal, for long runs).
+        method : {"auto", "exact", "sparse"}
+        mask : int, optional
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            A bad n, method or mask; 2^32 heap sizes or more without a proven period; a
+            table past the memory cap.
+
         >>> subtraction_game({1, 2, 3}).nim_values(9).tolist()
         [0, 1, 2, 3, 0, 1, 2, 3, 0]
         >>> octal_game("0.16").nim_values(10**5, mask=0x1e)[-3:].tolist()
@@ -302,6 +321,15 @@ class HeapGame(MisereByEngine):
     def nim_value(self, position: int | Sequence[int]) -> int:
         """The Grundy value of a heap or of a position (the nim-sum over its heaps).
 
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+
+        Returns
+        -------
+        int
+
         >>> octal_game("0.77").nim_value(5), octal_game("0.77").nim_value([3, 5])
         (4, 7)
         """
@@ -315,6 +343,14 @@ class HeapGame(MisereByEngine):
 
     def heap_moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """Every move from one heap: (tokens removed, the heaps left).
+
+        Parameters
+        ----------
+        heap : int
+
+        Returns
+        -------
+        iterator of (int, tuple of int)
 
         >>> list(octal_game("0.77").heap_moves(3))
         [(1, (2,)), (1, (1, 1)), (2, (1,))]
@@ -370,6 +406,16 @@ class HeapGame(MisereByEngine):
     def is_losing(self, position: int | Sequence[int], misere: bool = False) -> bool:
         """True when the player to move loses with best play (a P-position); misere=True:
         under the misère rule (whoever moves last loses).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+        misere : bool
+
+        Returns
+        -------
+        bool
 
         >>> dawson = octal_game("0.07")
         >>> dawson.is_losing([5]), dawson.is_losing([5], misere=True)
@@ -439,6 +485,20 @@ class HeapGame(MisereByEngine):
         play.  Tame positions (Winning Ways ch. 13) are answered from the genera of their
         heaps; others are searched (at most 40 tokens in heaps that have a move).
 
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            A position too large to search.
+
         >>> kayles = octal_game("0.77")
         >>> [kayles.misere_nim_value(n) for n in range(8)]
         [1, 0, 2, 3, 0, 1, 3, 2]
@@ -452,6 +512,14 @@ class HeapGame(MisereByEngine):
     def misere_nim_values(self, n: int) -> list[int]:
         """G-(0), ..., G-(n-1): the misère Grundy values of single heaps.
 
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        list of int
+
         >>> octal_game("0.07").misere_nim_values(10)      # Dawson's Kayles
         [1, 1, 0, 0, 2, 1, 3, 0, 0, 1]
         """
@@ -461,6 +529,15 @@ class HeapGame(MisereByEngine):
     def genus(self, position: int | Sequence[int]) -> Genus:
         """The genus g^(γ0 γ1 ...) of a position (see :mod:`.misere`): normal value g, γn the
         misère value with n copies of ``*2`` added; tame sums by the Nim rule.
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+
+        Returns
+        -------
+        Genus
 
         >>> print(octal_game("0.77").genus([1, 2]))
         3^31
@@ -475,6 +552,14 @@ class HeapGame(MisereByEngine):
     @synchronized
     def genera(self, n: int) -> list[Genus]:
         """The genera of single heaps 0 .. n-1 (kept for later calls).
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        list of Genus
 
         >>> [str(g) for g in octal_game("0.77").genera(6)]
         ['0^120', '1^031', '2^20', '3^31', '1^031', '4^146']
@@ -491,6 +576,14 @@ class HeapGame(MisereByEngine):
     def tame_up_to(self, n: int) -> bool:
         """True when heaps 0 .. n-1 all have tame genera: then every position of such heaps
         is tame and plays misère like Nim (Winning Ways ch. 13).
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        bool
 
         >>> subtraction_game({1, 2}).tame_up_to(20), octal_game("0.07").tame_up_to(20)
         (True, False)
@@ -562,6 +655,17 @@ class HeapGame(MisereByEngine):
         Once proven, nim_value, nim_values, is_losing and winning_move answer any heap
         size from the period.
 
+        Parameters
+        ----------
+        max_n : int, optional
+            The most heap sizes to compute while looking for a proof.
+        progress : bool, optional
+            A progress bar.
+
+        Returns
+        -------
+        Periodicity
+
         >>> octal_game("4.3").period()       # first digit 4: proven as well
         Periodicity(period=2, preperiod=2, proven=True, checked_up_to=...)
         >>> p = octal_game("0.16").period()   # 2 * 105351 + 2 * 149459 + 2 values prove it
@@ -620,6 +724,15 @@ class HeapGame(MisereByEngine):
     def save(self, path: str | os.PathLike[str]) -> None:
         """Saves the computed values to path (a .npy file, numpy.load reads it) and the state
         needed to go on to path + ".json" (the game, the count, a proven period).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Raises
+        ------
+        OSError
+            The files cannot be written.
 
         >>> import tempfile, os
         >>> game = octal_game("0.77")
@@ -680,6 +793,16 @@ class HeapGame(MisereByEngine):
         sizes rare (a Walsh-Hadamard transform of the value counts; with the heap size's
         parity when every split removes tokens of one parity), or the given value mask --
         with the rare heap sizes and their values.
+
+        Parameters
+        ----------
+        n : int, optional
+        mask : int, optional
+            The sparse space's mask to report on (default: the best one).
+
+        Returns
+        -------
+        HeapStats
 
         >>> s = octal_game("0.16").stats(2**14)
         >>> hex(s.mask), s.parity, len(s.rare_positions), s.largest
