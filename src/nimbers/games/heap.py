@@ -393,6 +393,15 @@ class HeapGame(MisereByEngine):
     def moves(self, position: Any) -> Iterator[Any]:
         """The positions one move away, as lists of heaps.
 
+        Parameters
+        ----------
+        position : sequence of int
+            The heap sizes (one int is the deprecated form of :meth:`heap_moves`).
+
+        Returns
+        -------
+        iterator of list of int
+
         >>> list(octal_game("0.07").moves([4]))
         [[2], [1, 1]]
         """
@@ -428,8 +437,20 @@ class HeapGame(MisereByEngine):
     @synchronized
     def winning_move(self, position: int | Sequence[int],
                      misere: bool = False) -> tuple[int, int, tuple[int, ...]] | None:
-        """A move to a P-position: (heap index, tokens removed, the heaps it leaves), or
-        None when every move loses.
+        """A move to a P-position.
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+        misere : bool
+            True: whoever moves last loses.
+
+        Returns
+        -------
+        tuple or None
+            (heap index, tokens removed, the heaps it leaves), or None when every move
+            loses.
 
         >>> octal_game("0.77").winning_move([3, 4])    # Kayles: g = 3 and 1
         (0, 2, (1,))

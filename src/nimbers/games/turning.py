@@ -719,9 +719,36 @@ class ClosedForm:
         return f"<ClosedForm {self.name}>"
 
     def at(self, x: int) -> int:
+        """G(x) for any coin x.
+
+        Parameters
+        ----------
+        x : int
+
+        Returns
+        -------
+        int
+
+        >>> named_game("motley").closed_form.at(70)
+        1180591620717411303424
+        """
         return self._at(int(x))
 
     def array(self, n: int) -> np.ndarray:
+        """G(0), ..., G(n-1) on a whole array at once.
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        numpy.ndarray
+            uint64, or Python ints in an object array where they do not fit.
+
+        >>> named_game("ruler").closed_form.array(8).tolist()
+        [1, 2, 1, 4, 1, 2, 1, 8]
+        """
         if self._array is None:
             return _as_array([self._at(x) for x in range(n)])
         return self._array(np.arange(n, dtype=np.uint64))

@@ -93,7 +93,27 @@ class MisereByEngine(Shareable):
     def misere_nim_value(self, position: Any) -> int:
         """The misère Grundy value G- of a position: 1 at a position with no move, else
         the mex of its options' values (ONAG ch. 12; CGSuite's MisereNimValue).  The player
-        to move loses misère play exactly when it is 0."""
+        to move loses misère play exactly when it is 0.
+
+        Parameters
+        ----------
+        position
+            A position in the game's own notation.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            The search would be too large (each game says its limit).
+
+        >>> from nimbers.games import named_game
+        >>> game = named_game("turning-turtles")     # one head: its move is the last one
+        >>> game.misere_nim_value("H"), game.misere_nim_value("HH")
+        (0, 3)
+        """
         self._misere_budget(position)
         if not hasattr(self, "_misere_cache") or self._misere_cache is None:
             self._misere_cache = {}
@@ -108,7 +128,16 @@ class MisereByEngine(Shareable):
         raise AssertionError("a position of non-zero misère value has a move to value 0")
 
     def moves(self, position: Any) -> Iterator[Any]:
-        """The positions one move away (in the game's own notation)."""
+        """The positions one move away (in the game's own notation).
+
+        Returns
+        -------
+        iterator
+
+        >>> from nimbers.games import named_game
+        >>> list(named_game("turning-turtles").moves("TH"))
+        [(), (0,)]
+        """
         for _, nxt in self._described_moves(position):
             yield nxt
 
