@@ -288,9 +288,42 @@ class NimSolution:
         self.method = method
 
     def is_losing(self, position: Sequence[int]) -> bool:
+        """True when the player to move loses from position (as solved).
+
+        Parameters
+        ----------
+        position : sequence of int
+            Piles, as many as the start has, none above the start's pile of that rank.
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        ValueError
+            Not a position below the start.
+
+        >>> solve_memo([3, 5, 7]).is_losing([1, 2, 3])
+        True
+        """
         raise NotImplementedError
 
     def winning_move(self, position: Sequence[int]) -> Move | None:
+        """A winning move from position (as solved), or None when every move loses.
+
+        Parameters
+        ----------
+        position : sequence of int
+            As for :meth:`is_losing`.
+
+        Returns
+        -------
+        Move or None
+
+        >>> solve_bottom_up([2, 3]).winning_move([2, 3])
+        Move(pile=1, take=1, new_size=2)
+        """
         raise NotImplementedError
 
     def _check(self, position: Sequence[int]) -> list[int]:

@@ -144,7 +144,31 @@ class MisereByEngine(Shareable):
 
 def deprecated_alias(new: _F, old_name: str, note: str = "") -> _F:
     """A method under its old name that warns (DeprecationWarning) and calls the new one;
-    the old names go after one release."""
+    the old names go after one release.
+
+    Parameters
+    ----------
+    new : callable
+        The method under its new name.
+    old_name : str
+        The old name.
+    note : str
+        Added to the warning (how the call changes, if it does).
+
+    Returns
+    -------
+    callable
+        The method to assign to the old name in the class body.
+
+    >>> import warnings
+    >>> class Game:
+    ...     def nim_value(self, x): return x
+    ...     value = deprecated_alias(nim_value, "value")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Game().value(3), str(caught[0].message)
+    (3, 'value is deprecated: use nim_value')
+    """
     message = f"{old_name} is deprecated: use {new.__name__}{note}"
 
     @functools.wraps(new)
