@@ -71,7 +71,7 @@ def test_tartan_at_huge_coordinates():
 
 
 def test_table_limits_are_clear():
-    with pytest.raises(ValueError, match="GB"):
+    with pytest.raises(ValueError, match="GiB, over the memory cap"):
         named_game("moebius").nim_value(10**9)
 
 

@@ -5,8 +5,8 @@
  * mex over the moves at x of the nim-sum of the OTHER coins' values (Winning Ways ch. 14;
  * a position's value is the nim-sum of its heads' values).  Two families have sets
  * cheap to walk: runs of consecutive coins, and arithmetic progressions (for each spacing d,
- * the progression x, x-d, x-2d, ...: O(x/d) steps, O(n^2 log n) in all, as the reference
- * says for the contest problem).
+ * the progression x, x-d, x-2d, ...: O(x/d) steps, so O(n^2 log n) in all, the harmonic
+ * sum over d).
  */
 #include <stdlib.h>
 #include <string.h>

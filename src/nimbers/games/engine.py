@@ -17,16 +17,39 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, MutableMapping, 
 
 import numpy as np
 
+from ._shared import Shareable, synchronized
+
 __all__ = ["mex", "grundy", "misere_grundy", "sum_value", "winning_move_in_sum", "CycleError",
            "ImpartialGame"]
 
 
 class CycleError(ValueError):
-    """A position can be reached from itself: the game is loopy, not a finite impartial game."""
+    """A position can be reached from itself: the game is loopy, not a finite impartial game.
+
+    >>> grundy(0, lambda n: [1 - n])         # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    nimbers.games.engine.CycleError: the position 0 can be reached from itself: ...
+    """
 
 
 def mex(values: Iterable[int]) -> int:
-    """The minimum excludant: the least non-negative integer not among the values.
+    """The minimum excludant: the least non-negative integer not among the values (Winning
+    Ways ch. 2).
+
+    Parameters
+    ----------
+    values : iterable of int
+        Non-negative integers, in any order, repeats allowed.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        A value is negative or not an integer.
 
     >>> mex([0, 1, 3]), mex([]), mex([1, 2])
     (2, 0, 0)
@@ -62,9 +85,29 @@ def grundy(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
            cache: MutableMapping[Hashable, int] | None = None) -> int:
     """The Grundy value of a position of any finite impartial game.
 
-    moves(position) lists the positions one move away.  The search is iterative (no recursion
-    limit: a chain of a million positions works) and memoized in cache, a dict you may keep
-    between calls.  A position reachable from itself raises CycleError.
+    The search is iterative (no recursion limit: a chain of a million positions works) and
+    memoized (Sprague-Grundy theorem: Winning Ways ch. 2, ONAG ch. 11).
+
+    Parameters
+    ----------
+    position : hashable
+        The position.
+    moves : callable
+        ``moves(position)`` lists the positions one move away.
+    cache : dict, optional
+        Values found so far, kept between calls when you pass the same dict.
+
+    Returns
+    -------
+    int
+        The Grundy value G(position) = mex of the options' values.
+
+    Raises
+    ------
+    CycleError
+        A position can be reached from itself (a loopy game).
+    TypeError
+        ``moves`` returned something that is not an iterable of hashable positions.
 
     >>> grundy(7, lambda n: [n - k for k in (1, 2, 3) if n >= k])   # subtraction game {1,2,3}
     3
@@ -79,6 +122,21 @@ def misere_grundy(position: Hashable, moves: Callable[[Any], Iterable[Hashable]]
     options' values (Conway, ONAG ch. 12; CGSuite's MisereNimValue).  The player to move
     loses misère play exactly when G- = 0.  Unlike normal play, G- of a sum is not a function
     of the components' G-, so sums are searched whole.
+
+    Parameters
+    ----------
+    position, moves, cache
+        As for :func:`grundy` (keep separate caches for normal and misère values).
+
+    Returns
+    -------
+    int
+        G-(position).
+
+    Raises
+    ------
+    CycleError
+        A position can be reached from itself.
 
     >>> nim = lambda heaps: [tuple(sorted(heaps[:i] + (k,) + heaps[i + 1:]))
     ...                      for i, h in enumerate(heaps) for k in range(h)]
@@ -122,7 +180,19 @@ def _solve(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
 
 def sum_value(components: Sequence[Hashable], moves: Callable[[Any], Iterable[Hashable]],
               cache: MutableMapping[Hashable, int] | None = None) -> int:
-    """The Grundy value of a sum of games: the nim-sum of the components' values.
+    """The Grundy value of a sum of games: the nim-sum of the components' values (the
+    Sprague-Grundy theorem, Winning Ways ch. 2).
+
+    Parameters
+    ----------
+    components : sequence of hashable
+        One position per component game, all played by the same ``moves``.
+    moves, cache
+        As for :func:`grundy`.
+
+    Returns
+    -------
+    int
 
     >>> sub = lambda n: [n - k for k in (1, 2) if n >= k]
     >>> sum_value([4, 5], sub)     # 1 (+) 2
@@ -138,8 +208,18 @@ def sum_value(components: Sequence[Hashable], moves: Callable[[Any], Iterable[Ha
 
 def winning_move_in_sum(components: Sequence[Hashable], moves: Callable[[Any], Iterable[Hashable]],
                         cache: MutableMapping[Hashable, int] | None = None) -> tuple[int, Hashable] | None:
-    """A move that makes the sum's value 0: (component index, its new position), or None
-    when the sum is already 0 (every move loses).
+    """A move that makes the sum's value 0 (Winning Ways ch. 2).
+
+    Parameters
+    ----------
+    components, moves, cache
+        As for :func:`sum_value`.
+
+    Returns
+    -------
+    tuple or None
+        (component index, its new position), or None when the sum is already 0 (every move
+        loses).
 
     >>> sub = lambda n: [n - k for k in (1, 2) if n >= k]
     >>> winning_move_in_sum([4, 5], sub)     # values 1 and 2: move 4 -> 2 (value 2)
@@ -158,7 +238,7 @@ def winning_move_in_sum(components: Sequence[Hashable], moves: Callable[[Any], I
     raise AssertionError("Sprague-Grundy: a non-zero sum always has a winning move")
 
 
-class ImpartialGame:
+class ImpartialGame(Shareable):
     """Any finite impartial game given by its moves function, in the common vocabulary
     (:mod:`.vocabulary`).  Positions must be hashable; values are memoized.
 
@@ -181,33 +261,89 @@ class ImpartialGame:
             raise TypeError(f"moves must be a function of a position, not {type(moves).__name__}")
         self._moves = moves
         self.name = name
-        self._normal: dict = {}
-        self._misere: dict = {}
+        self._normal: dict[Hashable, int] = {}
+        self._misere: dict[Hashable, int] = {}
 
     def __repr__(self) -> str:
         return f"<ImpartialGame {self.name}>"
 
     def moves(self, position: Hashable) -> Iterator[Hashable]:
-        """The positions one move away."""
+        """The positions one move away, as the moves function lists them.
+
+        Returns
+        -------
+        iterator of hashable
+
+        >>> list(ImpartialGame(lambda n: [n - k for k in (1, 2) if n >= k]).moves(5))
+        [4, 3]
+        """
         yield from _options(self._moves, position)
 
+    @synchronized
     def nim_value(self, position: Hashable) -> int:
-        """The Grundy value (normal play)."""
+        """The Grundy value under normal play (see :func:`grundy`).
+
+        Returns
+        -------
+        int
+
+        >>> ImpartialGame(lambda n: [n - k for k in (1, 2) if n >= k]).nim_value(5)
+        2
+        """
         return grundy(position, self._moves, self._normal)
 
+    @synchronized
     def misere_nim_value(self, position: Hashable) -> int:
-        """The misère Grundy value G- (see misere_grundy)."""
+        """The misère Grundy value G- (see :func:`misere_grundy`).
+
+        Returns
+        -------
+        int
+
+        >>> ImpartialGame(lambda n: [n - k for k in (1, 2) if n >= k]).misere_nim_value(1)
+        0
+        """
         return misere_grundy(position, self._moves, self._misere)
 
     def _value(self, position: Hashable, misere: bool) -> int:
         return self.misere_nim_value(position) if misere else self.nim_value(position)
 
     def is_losing(self, position: Hashable, misere: bool = False) -> bool:
-        """True when the player to move loses with best play."""
+        """True when the player to move loses with best play (a P-position).
+
+        Parameters
+        ----------
+        position : hashable
+        misere : bool
+            True: whoever makes the last move loses.
+
+        Returns
+        -------
+        bool
+
+        >>> ImpartialGame(lambda n: [n - k for k in (1, 2) if n >= k]).is_losing(6)
+        True
+        """
         return self._value(position, misere) == 0
 
+    @synchronized
     def winning_move(self, position: Hashable, misere: bool = False) -> Hashable | None:
-        """A position one move away where the opponent loses, or None when there is none."""
+        """A position one move away where the opponent loses.
+
+        Parameters
+        ----------
+        position : hashable
+        misere : bool
+            True: whoever makes the last move loses.
+
+        Returns
+        -------
+        hashable or None
+            The position to move to, or None when every move loses.
+
+        >>> ImpartialGame(lambda n: [n - k for k in (1, 2) if n >= k]).winning_move(5)
+        3
+        """
         if self._value(position, misere) == 0:
             return None
         for option in _options(self._moves, position):

@@ -22,14 +22,16 @@ import os
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from .. import _core
+from .._limits import check_bytes
 from .._progress import Progress
 from .codes import GRUNDY_NAMES, TakeBreakCode, game_key, heap_game_code, parse_take_break_code
 from .misere import ZERO_GENUS, Genus, genus_of, is_tame_genus, tame_sum
+from ._shared import synchronized
 from .vocabulary import MisereByEngine, deprecated_alias
 
 #: the most tokens (in heaps that allow a move) a misère search takes on
@@ -153,14 +155,18 @@ class HeapGame(MisereByEngine):
         self._proven: Periodicity | None = None
         self._chunk = 1 << 14  # heap sizes per call of the engine, adapted to take ~1 s
         self.last_run: dict[str, int] = {}
-        self._misere_cache: dict = {}
-        self._genus_cache: dict = {}
+        self._misere_cache: dict[Hashable, int] = {}
+        self._genus_cache: dict[Any, Any] = {}
         self._genera: list[Genus] = []
+        #: the memory cap of this game's tables (bytes, or "16G"); None: the default of
+        #: :func:`nimbers._limits.memory_cap`
+        self.memory_limit: int | str | None = None
 
     def __repr__(self) -> str:
         return f"<HeapGame {self.name} ({self.code})>"
 
     # -- values --
+    @synchronized
     def nim_values(self, n: int, progress: bool | None = None, *, method: str = "auto",
                       mask: int | None = None) -> np.ndarray:
         """g(0), ..., g(n-1), in the smallest unsigned dtype that holds them.
@@ -172,6 +178,25 @@ class HeapGame(MisereByEngine):
         heap size), "exact" (every split scanned) or "sparse" (the rare-values method); mask:
         the sparse space's value mask (rare when popcount(g & mask) is even), chosen
         automatically when None.  Every method gives the same, exact values.
+
+        Parameters
+        ----------
+        n : int
+            How many values.
+        progress : bool, optional
+            A progress bar (default: on a terminal, for long runs).
+        method : {"auto", "exact", "sparse"}
+        mask : int, optional
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            A bad n, method or mask; 2^32 heap sizes or more without a proven period; a
+            table past the memory cap.
 
         >>> subtraction_game({1, 2, 3}).nim_values(9).tolist()
         [0, 1, 2, 3, 0, 1, 2, 3, 0]
@@ -185,6 +210,7 @@ class HeapGame(MisereByEngine):
             return self._by_period(n)
         return self._g[:n].copy()
 
+    @synchronized
     def _compute(self, n: int, progress: bool | None, method: str = "auto",
                  mask: int | None = None, prove: bool = False,
                  bar: Progress | None = None) -> None:
@@ -291,8 +317,18 @@ class HeapGame(MisereByEngine):
             return int(self._g[per.preperiod + (heap - per.preperiod) % per.period])
         return int(self._g[heap])
 
+    @synchronized
     def nim_value(self, position: int | Sequence[int]) -> int:
         """The Grundy value of a heap or of a position (the nim-sum over its heaps).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+
+        Returns
+        -------
+        int
 
         >>> octal_game("0.77").nim_value(5), octal_game("0.77").nim_value([3, 5])
         (4, 7)
@@ -307,6 +343,14 @@ class HeapGame(MisereByEngine):
 
     def heap_moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """Every move from one heap: (tokens removed, the heaps left).
+
+        Parameters
+        ----------
+        heap : int
+
+        Returns
+        -------
+        iterator of (int, tuple of int)
 
         >>> list(octal_game("0.77").heap_moves(3))
         [(1, (2,)), (1, (1, 1)), (2, (1,))]
@@ -339,7 +383,8 @@ class HeapGame(MisereByEngine):
                     for b in range(a, (r - a) // 2 + 1):
                         yield k, (a, b, r - a - b)
 
-    def _described_moves(self, position: Any) -> Iterator[tuple[tuple, list[int]]]:
+    def _described_moves(self, position: Any
+                         ) -> Iterator[tuple[tuple[int, int, tuple[int, ...]], list[int]]]:
         heaps = _heaps(position)
         for i, h in enumerate(heaps):
             for k, left in self.heap_moves(h):
@@ -348,6 +393,15 @@ class HeapGame(MisereByEngine):
     def moves(self, position: Any) -> Iterator[Any]:
         """The positions one move away, as lists of heaps.
 
+        Parameters
+        ----------
+        position : sequence of int
+            The heap sizes (one int is the deprecated form of :meth:`heap_moves`).
+
+        Returns
+        -------
+        iterator of list of int
+
         >>> list(octal_game("0.07").moves([4]))
         [[2], [1, 1]]
         """
@@ -355,12 +409,22 @@ class HeapGame(MisereByEngine):
             warnings.warn("moves(heap) with one heap size is deprecated: use heap_moves(heap) "
                           "for (tokens removed, heaps left), moves(position) for positions",
                           DeprecationWarning, stacklevel=2)
-            return self.heap_moves(position)
+            return self.heap_moves(int(position))
         return MisereByEngine.moves(self, position)
 
     def is_losing(self, position: int | Sequence[int], misere: bool = False) -> bool:
         """True when the player to move loses with best play (a P-position); misere=True:
         under the misère rule (whoever moves last loses).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+        misere : bool
+
+        Returns
+        -------
+        bool
 
         >>> dawson = octal_game("0.07")
         >>> dawson.is_losing([5]), dawson.is_losing([5], misere=True)
@@ -370,16 +434,30 @@ class HeapGame(MisereByEngine):
             return self.misere_nim_value(position) == 0
         return self.nim_value(position) == 0
 
+    @synchronized
     def winning_move(self, position: int | Sequence[int],
                      misere: bool = False) -> tuple[int, int, tuple[int, ...]] | None:
-        """A move to a P-position: (heap index, tokens removed, the heaps it leaves), or
-        None when every move loses.
+        """A move to a P-position.
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+        misere : bool
+            True: whoever moves last loses.
+
+        Returns
+        -------
+        tuple or None
+            (heap index, tokens removed, the heaps it leaves), or None when every move
+            loses.
 
         >>> octal_game("0.77").winning_move([3, 4])    # Kayles: g = 3 and 1
         (0, 2, (1,))
         """
         if misere:
-            return self._misere_winning_move(position)
+            move: tuple[int, int, tuple[int, ...]] | None = self._misere_winning_move(position)
+            return move
         heaps = _heaps(position)
         total = self.nim_value(heaps)
         if total == 0:
@@ -421,11 +499,26 @@ class HeapGame(MisereByEngine):
                 f"below it (more than {_partitions_below(tokens):,}); the limit is "
                 f"{MISERE_SEARCH_TOKENS} tokens unless every heap is tame (see tame_up_to)")
 
+    @synchronized
     def misere_nim_value(self, position: int | Sequence[int]) -> int:
         """The misère Grundy value G- (CGSuite's MisereNimValue): 1 for a position with no
         move, else the mex of the options' values; 0 exactly when the mover loses misère
         play.  Tame positions (Winning Ways ch. 13) are answered from the genera of their
         heaps; others are searched (at most 40 tokens in heaps that have a move).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            A position too large to search.
 
         >>> kayles = octal_game("0.77")
         >>> [kayles.misere_nim_value(n) for n in range(8)]
@@ -436,17 +529,36 @@ class HeapGame(MisereByEngine):
             return tame.misere_value
         return MisereByEngine.misere_nim_value(self, position)
 
+    @synchronized
     def misere_nim_values(self, n: int) -> list[int]:
         """G-(0), ..., G-(n-1): the misère Grundy values of single heaps.
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        list of int
 
         >>> octal_game("0.07").misere_nim_values(10)      # Dawson's Kayles
         [1, 1, 0, 0, 2, 1, 3, 0, 0, 1]
         """
         return [self.misere_nim_value([h]) for h in range(_count(n))]
 
+    @synchronized
     def genus(self, position: int | Sequence[int]) -> Genus:
         """The genus g^(γ0 γ1 ...) of a position (see :mod:`.misere`): normal value g, γn the
         misère value with n copies of ``*2`` added; tame sums by the Nim rule.
+
+        Parameters
+        ----------
+        position : int or sequence of int
+            A heap size, or the heap sizes of a position.
+
+        Returns
+        -------
+        Genus
 
         >>> print(octal_game("0.77").genus([1, 2]))
         3^31
@@ -458,8 +570,17 @@ class HeapGame(MisereByEngine):
         self._misere_budget(key)
         return genus_of(key, self._misere_moves, self._genus_cache)
 
+    @synchronized
     def genera(self, n: int) -> list[Genus]:
         """The genera of single heaps 0 .. n-1 (kept for later calls).
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        list of Genus
 
         >>> [str(g) for g in octal_game("0.77").genera(6)]
         ['0^120', '1^031', '2^20', '3^31', '1^031', '4^146']
@@ -472,9 +593,18 @@ class HeapGame(MisereByEngine):
                                          self._genus_cache))
         return self._genera[:n]
 
+    @synchronized
     def tame_up_to(self, n: int) -> bool:
         """True when heaps 0 .. n-1 all have tame genera: then every position of such heaps
         is tame and plays misère like Nim (Winning Ways ch. 13).
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        bool
 
         >>> subtraction_game({1, 2}).tame_up_to(20), octal_game("0.07").tame_up_to(20)
         (True, False)
@@ -530,6 +660,7 @@ class HeapGame(MisereByEngine):
             return (2, 2, t, 1), GUY_SMITH
         return None
 
+    @synchronized
     def period(self, max_n: int | None = None, progress: bool | None = None) -> Periodicity:
         """The smallest period and its pre-period of the Grundy sequence.
 
@@ -544,6 +675,17 @@ class HeapGame(MisereByEngine):
         (a saltus, as CGSuite's CheckPeriodicity reports) is looked for as well.
         Once proven, nim_value, nim_values, is_losing and winning_move answer any heap
         size from the period.
+
+        Parameters
+        ----------
+        max_n : int, optional
+            The most heap sizes to compute while looking for a proof.
+        progress : bool, optional
+            A progress bar.
+
+        Returns
+        -------
+        Periodicity
 
         >>> octal_game("4.3").period()       # first digit 4: proven as well
         Periodicity(period=2, preperiod=2, proven=True, checked_up_to=...)
@@ -599,9 +741,19 @@ class HeapGame(MisereByEngine):
             n = min(max_n, target if target is not None and n < target <= step else step)
 
     # -- saving and resuming --
+    @synchronized
     def save(self, path: str | os.PathLike[str]) -> None:
         """Saves the computed values to path (a .npy file, numpy.load reads it) and the state
         needed to go on to path + ".json" (the game, the count, a proven period).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Raises
+        ------
+        OSError
+            The files cannot be written.
 
         >>> import tempfile, os
         >>> game = octal_game("0.77")
@@ -655,12 +807,23 @@ class HeapGame(MisereByEngine):
         return game
 
     # -- statistics --
+    @synchronized
     def stats(self, n: int | None = None, mask: int | None = None) -> HeapStats:
         """Statistics of g(0..n-1) (n: the values computed so far when None): the largest
         value and its first heap size, and the sparse space -- the mask making the fewest heap
         sizes rare (a Walsh-Hadamard transform of the value counts; with the heap size's
         parity when every split removes tokens of one parity), or the given value mask --
         with the rare heap sizes and their values.
+
+        Parameters
+        ----------
+        n : int, optional
+        mask : int, optional
+            The sparse space's mask to report on (default: the best one).
+
+        Returns
+        -------
+        HeapStats
 
         >>> s = octal_game("0.16").stats(2**14)
         >>> hex(s.mask), s.parity, len(s.rare_positions), s.largest
@@ -765,6 +928,9 @@ def _available_memory() -> int | None:
 
 
 def _check_memory(nbytes: int, what: str) -> None:
+    """Refuses past the memory cap (:mod:`nimbers._limits`), or past the memory free now."""
+    check_bytes(nbytes, what, "set the game's memory_limit (bytes, or '16G'), or prove a "
+                "period (period()) to answer any heap size from it,")
     available = _available_memory()
     if available is not None and nbytes > available * 0.9:
         raise ValueError(f"{what} need {nbytes / 2**30:.1f} GiB, more than the "
@@ -803,7 +969,25 @@ def take_break_game(code: str, name: str | None = None) -> HeapGame:
     """A take-and-break game in CGSuite's notation "d0.d1d2...": digit dk (hex) says what a
     move removing k tokens may leave, as a sum of bits: 1 = nothing (the whole heap is
     taken), 2 = one heap, 4 = two heaps, 8 = three heaps.  d0 (before the point) may only
-    hold 4 or 8: splitting a heap without taking tokens.
+    hold 4 or 8: splitting a heap without taking tokens (Winning Ways ch. 4).
+
+    Parameters
+    ----------
+    code : str
+        The code, hexadecimal digits allowed.
+    name : str, optional
+        What to call the game (default: the code).
+
+    Returns
+    -------
+    HeapGame
+
+    Raises
+    ------
+    TypeError
+        code is not a string.
+    ValueError
+        Not a take-and-break code (see :func:`nimbers.games.codes.parse_take_break_code`).
 
     >>> take_break_game("0.3F").nim_values(10).tolist()
     [0, 1, 2, 0, 1, 2, 3, 4, 5, 3]
@@ -813,7 +997,26 @@ def take_break_game(code: str, name: str | None = None) -> HeapGame:
 
 def octal_game(code: str, name: str | None = None) -> HeapGame:
     """An octal game, "0.77" (Kayles), "0.07" (Dawson's Kayles), "0.137" (Dawson's Chess),
-    "4.07", ...: digits 0-7 (see take_break_game for their meaning).
+    "4.07", ...: digits 0-7 (see take_break_game for their meaning).  The octal periodicity
+    theorem of Guy and Smith (Winning Ways ch. 4) lets period() prove a period.
+
+    Parameters
+    ----------
+    code : str
+        The code, octal digits only.
+    name : str, optional
+        What to call the game (default: the code).
+
+    Returns
+    -------
+    HeapGame
+
+    Raises
+    ------
+    TypeError
+        code is not a string.
+    ValueError
+        Not an octal code.
 
     >>> octal_game("0.07").nim_values(10).tolist()      # Dawson's Kayles
     [0, 0, 1, 1, 2, 0, 3, 1, 1, 0]
@@ -826,7 +1029,26 @@ def _from_code(parsed: TakeBreakCode, name: str | None) -> HeapGame:
 
 
 def subtraction_game(subtraction_set: Iterable[int], name: str | None = None) -> HeapGame:
-    """A subtraction game: remove s tokens from a heap, s in a finite set of positive ints.
+    """A subtraction game: remove s tokens from a heap, s in a finite set of positive ints
+    (Winning Ways ch. 4; its values are ultimately periodic).
+
+    Parameters
+    ----------
+    subtraction_set : iterable of int
+        The amounts a move may remove.
+    name : str, optional
+        What to call the game.
+
+    Returns
+    -------
+    HeapGame
+
+    Raises
+    ------
+    TypeError
+        Not an iterable.
+    ValueError
+        An empty set, or an amount that is not a positive int.
 
     >>> subtraction_game({1, 3, 4}).nim_values(8).tolist()
     [0, 1, 0, 1, 2, 3, 2, 0]
@@ -851,8 +1073,12 @@ def subtraction_game(subtraction_set: Iterable[int], name: str | None = None) ->
 
 
 def grundy_game() -> HeapGame:
-    """Grundy's game: split one heap into two non-empty heaps of different sizes.  Its
-    periodicity is an open problem, so period() never claims a proof.
+    """Grundy's game: split one heap into two non-empty heaps of different sizes (Winning
+    Ways ch. 4).  Its periodicity is an open problem, so period() never claims a proof.
+
+    Returns
+    -------
+    HeapGame
 
     >>> grundy_game().nim_values(10).tolist()
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1]

@@ -62,7 +62,15 @@ SMALL_GENERA = (ZERO_GENUS, ONE_GENUS)
 
 
 def is_tame_genus(genus: Genus) -> bool:
-    """A genus a Nim position has: 0^120, 1^031, or g^(g, g xor 2).
+    """A genus a Nim position has: 0^120, 1^031, or g^(g, g xor 2) (Winning Ways ch. 13).
+
+    Parameters
+    ----------
+    genus : Genus
+
+    Returns
+    -------
+    bool
 
     >>> is_tame_genus(Genus(0, (1, 2, 0))), is_tame_genus(Genus(4, (4, 6))), is_tame_genus(Genus(0, (1, 4, 2, 0)))
     (True, True, False)
@@ -73,12 +81,25 @@ def is_tame_genus(genus: Genus) -> bool:
 
 def tame_sum(genera: Iterable[Genus]) -> Genus:
     """The genus of a sum of tame games, as for Nim: all components like heaps of 0 or 1
-    (genera 0^120, 1^031): 0^120 or 1^031 by parity; else g^(g, g xor 2), g the nim-sum.
+    (genera 0^120, 1^031): 0^120 or 1^031 by parity; else g^(g, g xor 2), g the nim-sum
+    (Winning Ways ch. 13, "Tame games").
+
+    Parameters
+    ----------
+    genera : iterable of Genus
+        The components' genera, each tame.
+
+    Returns
+    -------
+    Genus
 
     Raises
     ------
     ValueError
         a genus is not tame: the rule does not apply.
+
+    >>> str(tame_sum([Genus(1, (0, 3, 1))] * 3))       # three heaps of one: like *1
+    '1^031'
     """
     g, small, ones = 0, True, 0
     for genus in genera:
@@ -107,23 +128,40 @@ def truncate_alternation(gammas: Sequence[int]) -> tuple[int, ...] | None:
 
 
 def genus_of(position: Hashable, moves: Callable[[Any], Iterable[Hashable]],
-             cache: MutableMapping | None = None) -> Genus:
+             cache: MutableMapping[str, Any] | None = None) -> Genus:
     """The genus of a position of any finite impartial game, from its definition: the game
     is added to k copies of *2 (as a count of *2 and *1 heaps) and searched.
 
     The γ sequence is computed until its final alternation has shown itself for 4 more
-    terms (at most 16 copies of *2).
+    terms (at most 16 copies of *2).  Winning Ways ch. 13 and ONAG ch. 12 define the genus.
+
+    Parameters
+    ----------
+    position : hashable
+        The position.
+    moves : callable
+        ``moves(position)`` lists the positions one move away.
+    cache : dict, optional
+        Searched values, kept between calls when you pass the same dict.
+
+    Returns
+    -------
+    Genus
 
     Raises
     ------
     ValueError
         no alternation within 16 copies of *2.
+
+    >>> nim_heap = lambda n: range(n)                  # a Nim heap of n
+    >>> str(genus_of(2, nim_heap)), str(genus_of(3, nim_heap))
+    ('2^20', '3^31')
     """
     if cache is None:
         cache = {}
     misere_cache = cache.setdefault("misere", {})
 
-    def with_nim(state: tuple) -> list[tuple]:
+    def with_nim(state: tuple[Hashable, int, int]) -> list[tuple[Hashable, int, int]]:
         pos, ones, twos = state
         out = [(p, ones, twos) for p in moves(pos)]
         if twos:

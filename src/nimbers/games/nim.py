@@ -21,6 +21,7 @@ from typing import Any, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
+from .._limits import check_bytes
 from .._progress import Progress
 
 __all__ = ["Move", "nim_sum", "is_losing", "winning_moves", "solve_memo", "solve_bottom_up",
@@ -49,7 +50,22 @@ def _piles(piles: Any) -> list[int]:
 
 
 def nim_sum(piles: Sequence[int]) -> int:
-    """The nim-sum (XOR) of the pile sizes.
+    """The nim-sum (XOR) of the pile sizes (Bouton's theorem: the position is lost for the
+    player to move exactly when it is 0; Winning Ways ch. 2).
+
+    Parameters
+    ----------
+    piles : sequence of int
+        The pile sizes.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        A pile is negative or not an integer.
 
     >>> nim_sum([10, 11, 4])
     5
@@ -71,7 +87,18 @@ def _losing(piles: list[int], misere: bool) -> bool:
 
 def is_losing(piles: Sequence[int], misere: bool = False) -> bool:
     """True for a P-position: the player to move loses with best play (the "safe" position
-    of McDonnell's J article).  misere=True: the player who takes the last stone loses.
+    of McDonnell's J article).
+
+    Parameters
+    ----------
+    piles : sequence of int
+        The pile sizes.
+    misere : bool
+        True: the player who takes the last stone loses (Winning Ways ch. 13).
+
+    Returns
+    -------
+    bool
 
     >>> is_losing([1, 2, 3]), is_losing([1, 1], misere=True), is_losing([1, 1, 1], misere=True)
     (True, False, True)
@@ -84,7 +111,25 @@ def winning_moves(piles: Sequence[int], misere: bool = False) -> list[Move]:
 
     Normal play: pile i can go to s ^ p_i when that is smaller (s the nim-sum).  Misère play
     is the same until the move would leave only piles of 0 or 1 stones; then leave an odd
-    number of single stones.
+    number of single stones (Winning Ways ch. 13).
+
+    Parameters
+    ----------
+    piles : sequence of int
+        The pile sizes.
+    misere : bool
+        True: the player who takes the last stone loses.
+
+    Returns
+    -------
+    list of Move
+        (pile index, stones taken, the pile's new size) for each winning move.
+
+    >>> winning_moves([3, 5, 7])
+    [Move(pile=0, take=1, new_size=2), Move(pile=1, take=1, new_size=4), \
+Move(pile=2, take=1, new_size=6)]
+    >>> winning_moves([1, 1, 2], misere=True)      # leave an odd number of single stones
+    [Move(pile=2, take=1, new_size=1)]
     """
     piles = _piles(piles)
     s = 0
@@ -119,33 +164,106 @@ class Nim:
     name = "Nim"
 
     def nim_values(self, n: int) -> np.ndarray:
-        """The value of a pile of k stones is k."""
+        """The value of a pile of k stones is k.
+
+        Parameters
+        ----------
+        n : int
+
+        Returns
+        -------
+        numpy.ndarray
+            0, 1, ..., n - 1 (uint64).
+
+        >>> Nim().nim_values(4).tolist()
+        [0, 1, 2, 3]
+        """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise ValueError(f"n must be a non-negative int, got {n!r}")
         return np.arange(int(n), dtype=np.uint64)
 
     def nim_value(self, position: Any) -> int:
-        """The nim-sum of the piles."""
+        """The nim-sum of the piles (see :func:`nim_sum`).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+
+        Returns
+        -------
+        int
+
+        >>> Nim().nim_value([3, 5])
+        6
+        """
         return nim_sum(_position(position))
 
     def misere_nim_value(self, position: Any) -> int:
         """The misère Grundy value: the nim-sum, except that with only piles of 0 or 1 it is
-        1 for an even number of single stones and 0 for an odd number."""
+        1 for an even number of single stones and 0 for an odd number (Winning Ways
+        ch. 13).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+
+        Returns
+        -------
+        int
+
+        >>> Nim().misere_nim_value([1, 1, 1]), Nim().misere_nim_value([2, 3])
+        (0, 1)
+        """
         piles = _position(position)
         s = nim_sum(piles)
         return s ^ 1 if all(p <= 1 for p in piles) else s
 
     def is_losing(self, position: Any, misere: bool = False) -> bool:
-        """True for a P-position (see :func:`is_losing`)."""
+        """True for a P-position (see :func:`is_losing`).
+
+        Parameters
+        ----------
+        position : int or sequence of int
+        misere : bool
+
+        Returns
+        -------
+        bool
+
+        >>> Nim().is_losing([2, 2]), Nim().is_losing([2, 2], misere=True)
+        (True, True)
+        """
         return is_losing(_position(position), misere)
 
     def winning_move(self, position: Any, misere: bool = False) -> Move | None:
-        """The first of :func:`winning_moves`, or None when every move loses."""
+        """The first of :func:`winning_moves`.
+
+        Parameters
+        ----------
+        position : int or sequence of int
+        misere : bool
+
+        Returns
+        -------
+        Move or None
+            None when every move loses.
+
+        >>> Nim().winning_move([1, 2])
+        Move(pile=1, take=1, new_size=1)
+        """
         moves = winning_moves(_position(position), misere)
         return moves[0] if moves else None
 
-    def moves(self, position: Any):
-        """The positions one move away."""
+    def moves(self, position: Any) -> Iterator[list[int]]:
+        """The positions one move away, as lists of piles.
+
+        Returns
+        -------
+        iterator of list of int
+
+        >>> list(Nim().moves([1, 2]))
+        [[0, 2], [1, 0], [1, 1]]
+        """
         piles = _position(position)
         for i, p in enumerate(piles):
             for new in range(p):
@@ -170,9 +288,42 @@ class NimSolution:
         self.method = method
 
     def is_losing(self, position: Sequence[int]) -> bool:
+        """True when the player to move loses from position (as solved).
+
+        Parameters
+        ----------
+        position : sequence of int
+            Piles, as many as the start has, none above the start's pile of that rank.
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        ValueError
+            Not a position below the start.
+
+        >>> solve_memo([3, 5, 7]).is_losing([1, 2, 3])
+        True
+        """
         raise NotImplementedError
 
     def winning_move(self, position: Sequence[int]) -> Move | None:
+        """A winning move from position (as solved), or None when every move loses.
+
+        Parameters
+        ----------
+        position : sequence of int
+            As for :meth:`is_losing`.
+
+        Returns
+        -------
+        Move or None
+
+        >>> solve_bottom_up([2, 3]).winning_move([2, 3])
+        Move(pile=1, take=1, new_size=2)
+        """
         raise NotImplementedError
 
     def _check(self, position: Sequence[int]) -> list[int]:
@@ -188,6 +339,17 @@ def solve_memo(piles: Sequence[int], misere: bool = False) -> NimSolution:
     stack, so deep games do not hit Python's recursion limit.  Its cost grows with the
     number of canonical positions below the start (about the product of (pile + 1) divided
     by the symmetries); the xorsum formula answers in one pass.
+
+    Parameters
+    ----------
+    piles : sequence of int
+        The pile sizes.
+    misere : bool
+        True: the player who takes the last stone loses.
+
+    Returns
+    -------
+    NimSolution
 
     >>> sol = solve_memo([3, 5, 7])
     >>> sol.is_losing([3, 5, 7]), sol.winning_move([3, 5, 7])
@@ -274,6 +436,24 @@ def solve_bottom_up(piles: Sequence[int], misere: bool = False,
     each lost position marks every position that moves to it as won, recording that move.  Memory and time grow with the
     product of (pile + 1).  The solution's ``index`` and ``position`` give that numbering.
 
+    Parameters
+    ----------
+    piles : sequence of int
+        The pile sizes.
+    misere : bool
+        True: the player who takes the last stone loses.
+    progress : bool, optional
+        A progress bar (default: on a terminal, for big tables).
+
+    Returns
+    -------
+    NimSolution
+
+    Raises
+    ------
+    ValueError
+        More than 50 million positions, or a table past the memory cap.
+
     >>> sol = solve_bottom_up([10, 11, 4])
     >>> sol.winning_move([10, 11, 4])
     Move(pile=2, take=3, new_size=1)
@@ -285,6 +465,8 @@ def solve_bottom_up(piles: Sequence[int], misere: bool = False,
     if size > 50_000_000:
         raise ValueError(f"{size} positions are too many for the bottom-up table; "
                          "use is_losing (the xorsum formula)")
+    check_bytes(9 * size, f"the bottom-up table of {size:,} positions",
+                "use is_losing (the xorsum formula),")
     return _BottomUpSolution(start, misere, progress)
 
 

@@ -23,8 +23,25 @@ __all__ = ["heads_of", "heads_2d", "Row", "Board"]
 
 
 def heads_of(position: Any) -> list[int]:
-    """The heads of a position: a string of H and T (left to right, coin 0 first), or an
-    iterable of coin numbers.
+    """The heads of a position, as Winning Ways ch. 14 draws a row of coins.
+
+    Parameters
+    ----------
+    position : str or iterable of int
+        A string of H and T (left to right, coin 0 first), or the coin numbers of the heads
+        (repeats count once).
+
+    Returns
+    -------
+    list of int
+        The heads, sorted.
+
+    Raises
+    ------
+    ValueError
+        A letter other than H or T, or a coin number that is negative or not an integer.
+    TypeError
+        Neither a string nor an iterable.
 
     >>> heads_of("THHT"), heads_of([3, 0])
     ([1, 2], [0, 3])
@@ -45,7 +62,24 @@ def heads_of(position: Any) -> list[int]:
 
 
 def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
-    """Heads as coordinate tuples, from "a:b,c:d" text or an iterable of tuples.
+    """Heads of a board (the Tartan games of Winning Ways ch. 14) as coordinate tuples.
+
+    Parameters
+    ----------
+    position : str or iterable of tuples
+        "a:b,c:d" text, or an iterable of coordinate tuples.
+    dims : int
+        How many coordinates each head has.
+
+    Returns
+    -------
+    list of tuple of int
+        The heads, sorted.
+
+    Raises
+    ------
+    ValueError
+        Bad text, a tuple of the wrong length, or a negative coordinate.
 
     >>> heads_2d("3:5,2:2")
     [(2, 2), (3, 5)]

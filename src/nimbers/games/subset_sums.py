@@ -19,22 +19,59 @@ coins" are one fewer.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Literal, Sequence
 
 import numpy as np
 
+from .._gf2 import XorBasis
+from .._limits import check_bytes
+
 __all__ = ["any_coins_values", "reachable_sums", "find_distinct"]
+
+#: find_distinct tries every representation of a value when the values' dependencies span at
+#: most this many dimensions (2^d representations), before falling back to bit rows
+KERNEL_SEARCH_DIMENSIONS = 16
+#: how to go past the memory cap, for the messages
+_RAISE = "pass memory_limit= to the game"
 
 
 def any_coins_values(lo: int, hi: int | None, n: int) -> list[int]:
     """G(0), ..., G(n-1) for "turn between lo and hi of any coins" (hi None: no limit).
 
+    Parameters
+    ----------
+    lo, hi : int
+        The fewest and the most coins a move turns, the head included (hi None: any).
+    n : int
+        How many values.
+
+    Returns
+    -------
+    list of int
+
+    >>> any_coins_values(1, 2, 6)        # Turning Turtles (Winning Ways ch. 14): x + 1
+    [1, 2, 3, 4, 5, 6]
+
     With no upper limit and lo <= 2 the nim-sums form a GF(2) span (Motley: G(x) = 2^x).
+    With lo <= 1 the first hi coins are Motley's too: at x < hi every subset of the x
+    earlier coins may be turned, and by induction their values 1, 2, ..., 2^(x-1) span
+    [0, 2^x), so G(x) = 2^x.  Past them the values are at least 2^(hi-1) and the bit rows
+    need hi * 2^hi bytes: the memory cap is checked before each growth.
+
+    Raises
+    ------
+    ValueError
+        When the bit rows would pass the memory cap (see :mod:`nimbers._limits`).
     """
     if hi is None:
         return _span_values(lo, n)
-    g: list[int] = []
+    if lo <= 1 and n <= hi:
+        return [1 << x for x in range(n)]
     top = max(0, min(hi - 1, n - 1))  # most other coins: never more than the coins there are
+    if lo <= 1:  # G(hi - 1) = 2^(hi - 1) is met before coin hi: refuse before the work
+        check_bytes(2 * (top + 1) * 2 ** hi, f"the reachable nim-sums of {n:,} coins "
+                    f"(values from 2^{hi - 1})", _RAISE)
+    g: list[int] = []
     size = 2
     reach = [np.zeros(size, dtype=bool) for _ in range(top + 1)]  # reach[j]: j distinct coins
     reach[0][0] = True
@@ -46,6 +83,8 @@ def any_coins_values(lo: int, hi: int | None, n: int) -> list[int]:
         g.append(m)
         while m >= size // 2:  # XORs stay below the next power of two: grow ahead of it
             size *= 2
+            check_bytes(2 * (top + 1) * size, f"the reachable nim-sums after coin {x} "
+                        f"(values up to {m:,})", _RAISE)
             reach = [np.concatenate([r, np.zeros(size - r.size, dtype=bool)]) for r in reach]
         idx = np.arange(size) ^ m
         for j in range(top, 0, -1):
@@ -88,11 +127,34 @@ def _width(g: Sequence[int], value: int = 0) -> int:
 
 
 def reachable_sums(g: Sequence[int], lo: int, hi: int | None) -> set[int]:
-    """The nim-sums of j distinct values of g, for j + 1 coins allowed (lo <= j + 1 <= hi)."""
+    """The nim-sums of j distinct values of g, for j + 1 coins allowed (lo <= j + 1 <= hi).
+
+    Parameters
+    ----------
+    g : sequence of int
+        The values of the coins left of the head.
+    lo, hi : int
+        The fewest and the most coins turned, the head included (hi None: any).
+
+    Returns
+    -------
+    set of int
+
+    Raises
+    ------
+    ValueError
+        When the bit rows would pass the memory cap (see :mod:`nimbers._limits`).
+
+    >>> sorted(reachable_sums([1, 2, 3], 3, 3))     # exactly two of the three
+    [1, 2, 3]
+    """
     low, top = _others_range(lo, hi, len(g))
     if top < low:
         return set()
     width = _width(g)
+    # bool rows (two copies) and packed ones, then a Python set of up to width ints
+    check_bytes(width * (3 * (top + 1) + 80), f"the nim-sums of up to {top} of "
+                f"{len(g):,} values below {width:,}", _RAISE)
     final = np.unpackbits(_prefix_reach(g, top, width)[-1], axis=1)[:, :width].astype(bool)
     out: set[int] = set()
     for j in range(low, top + 1):
@@ -101,12 +163,45 @@ def reachable_sums(g: Sequence[int], lo: int, hi: int | None) -> set[int]:
 
 
 def find_distinct(g: Sequence[int], lo: int, hi: int | None, value: int) -> tuple[int, ...] | None:
-    """Distinct indices into g (j of them, lo <= j + 1 <= hi) whose values nim-add to value,
-    or None when there are none."""
+    """Distinct indices into g (j of them, lo <= j + 1 <= hi) whose values nim-add to value.
+
+    First by linear algebra: a representation of value as a nim-sum of the g's, and every
+    other one obtained by adding dependencies among the g's; when the g's are independent
+    (Motley's powers of two) it is unique.  Only when there are more than 2^16
+    representations does it fall back to bit rows, whose memory is checked first.
+
+    Parameters
+    ----------
+    g : sequence of int
+        The values of the coins left of the head.
+    lo, hi : int
+        The fewest and the most coins turned, the head included (hi None: any).
+    value : int
+        The nim-sum wanted.
+
+    Returns
+    -------
+    tuple of int or None
+        The indices, sorted, or None when no allowed number of them gives value.
+
+    Raises
+    ------
+    ValueError
+        When the fallback would pass the memory cap (see :mod:`nimbers._limits`).
+
+    >>> find_distinct([2**k for k in range(100)], 1, 100, 2**5 + 2**50)   # Motley's bits
+    (5, 50)
+    """
     low, top = _others_range(lo, hi, len(g))
     if top < low:
         return None
-    reach = _prefix_reach(g, top, _width(g, value))
+    found = _by_representations(g, low, top, value)
+    if found is not False:
+        return found
+    width = _width(g, value)
+    check_bytes((len(g) + 3) * (top + 1) * width // 4, f"the reachable nim-sums of up to {top} "
+                f"of {len(g):,} values below {width:,}", _RAISE)
+    reach = _prefix_reach(g, top, width)
     m = len(g)
     for j in range(low, top + 1):
         if not _has(reach[m], j, value):
@@ -121,6 +216,30 @@ def find_distinct(g: Sequence[int], lo: int, hi: int | None, value: int) -> tupl
             j -= 1
             m -= 1
         return tuple(sorted(coins))
+    return None
+
+
+def _by_representations(g: Sequence[int], low: int, top: int,
+                        value: int) -> tuple[int, ...] | None | Literal[False]:
+    """Distinct indices (low to top of them) whose g's nim-add to value, by trying every
+    representation; None when none fits, False when there are too many to try."""
+    basis = XorBasis()
+    kernel: list[int] = []  # dependencies: sets of indices (as bits) whose g's nim-add to 0
+    for i, v in enumerate(g):
+        rest, tag = basis.insert(int(v), 1 << i)
+        if not rest:
+            kernel.append(tag)
+    if len(kernel) > KERNEL_SEARCH_DIMENSIONS:
+        return False
+    rest, first = basis.reduce(value, 0)
+    if rest:
+        return None  # not in the span at all
+    reps = [first]
+    for k in kernel:
+        reps += [r ^ k for r in reps]
+    for rep in sorted(reps, key=int.bit_count):
+        if low <= rep.bit_count() <= top:
+            return tuple(i for i in range(len(g)) if rep >> i & 1)
     return None
 
 

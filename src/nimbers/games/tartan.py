@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 from itertools import product
-from typing import Any, Iterator
+from typing import Any, Hashable, Iterator
 
 import numpy as np
 
@@ -53,7 +53,7 @@ class Tartan(MisereByEngine):
                 raise TypeError(f"Tartan factors are TurningGame objects, not {type(f).__name__}")
         self.factors = factors
         self.name = name or " x ".join(f.name for f in factors)
-        self._misere_cache: dict = {}
+        self._misere_cache: dict[Hashable, int] = {}
 
     def __repr__(self) -> str:
         return f"<Tartan {self.name}>"
@@ -74,6 +74,15 @@ class Tartan(MisereByEngine):
         """The nim-sum over the heads of the nim-product of the factors' values (the Tartan
         theorem).
 
+        Parameters
+        ----------
+        position : str or iterable of tuples
+            "a:b,c:d" text, heads as coordinate tuples, or one tuple for one coin.
+
+        Returns
+        -------
+        int
+
         >>> rugs().nim_value((3, 5))        # Ruler x Ruler: 4 (x) 2
         8
         """
@@ -84,6 +93,20 @@ class Tartan(MisereByEngine):
 
     def nim_values(self, *shape: int) -> np.ndarray:
         """The array of G over a board of the given shape, by the vectorized nim-product.
+
+        Parameters
+        ----------
+        *shape : int
+            One size per factor.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            Not one size per factor.
 
         >>> turning_corners().nim_values(4, 4).tolist()
         [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]
@@ -96,8 +119,22 @@ class Tartan(MisereByEngine):
         return table
 
     def is_losing(self, position: Any, misere: bool = False) -> bool:
-        """True when the player to move loses with best play (the value is 0); misere=True:
-        whoever turns the last coin loses (searched: small boards only)."""
+        """True when the player to move loses with best play (the value is 0).
+
+        Parameters
+        ----------
+        position : str or iterable of tuples
+            As for :meth:`nim_value`.
+        misere : bool
+            True: whoever turns the last coin loses (searched: small boards only).
+
+        Returns
+        -------
+        bool
+
+        >>> turning_corners().is_losing("1:1,2:3")       # 1 (+) (2 (x) 3 = 1)
+        True
+        """
         if misere:
             return self.misere_nim_value(position) == 0
         return self.nim_value(position) == 0
@@ -110,11 +147,24 @@ class Tartan(MisereByEngine):
         last factor, u = target / v must be a move value of the rest; then u and v are made
         into coin sets by the one-dimensional games.
 
+        Parameters
+        ----------
+        position : str or iterable of tuples
+            As for :meth:`nim_value`.
+        misere : bool
+            True: whoever turns the last coin loses (searched: small boards only).
+
+        Returns
+        -------
+        list of tuple of int or None
+            The coins to turn, sorted, or None when every move loses.
+
         >>> turning_corners().winning_move("3:5,2:2")
         [(0, 1), (0, 5), (3, 1), (3, 5)]
         """
         if misere:
-            return self._misere_winning_move(position)
+            move: list[tuple[int, ...]] | None = self._misere_winning_move(position)
+            return move
         heads = self._heads(position)
         total = self.nim_value(heads)
         if total == 0:
@@ -130,19 +180,31 @@ class Tartan(MisereByEngine):
 
     def move_sets(self, head: tuple[int, ...]) -> Iterator[list[tuple[int, ...]]]:
         """Every set of coins a move at head may turn (the head included): the products of
-        the factors' coin sets."""
+        the factors' coin sets.
+
+        Parameters
+        ----------
+        head : tuple of int
+
+        Returns
+        -------
+        iterator of list of tuple of int
+
+        >>> list(turning_corners().move_sets((1, 1)))
+        [[(0, 0), (0, 1), (1, 0), (1, 1)]]
+        """
         per_factor = [[tuple(sorted(s)) + (x,) for s in f.move_sets(x)]
                       for f, x in zip(self.factors, head)]
         for sets in product(*per_factor):
             yield sorted(product(*sets))
 
-    def _described_moves(self, position: Any) -> Iterator[tuple[list, tuple]]:
+    def _described_moves(self, position: Any) -> Iterator[tuple[list[tuple[int, ...]], tuple[tuple[int, ...], ...]]]:
         heads = set(self._heads(position))
         for h in sorted(heads):
             for coins in self.move_sets(h):
                 yield coins, tuple(sorted(heads.symmetric_difference(coins)))
 
-    def _canonical(self, position: Any) -> tuple:
+    def _canonical(self, position: Any) -> tuple[tuple[int, ...], ...]:
         return tuple(self._heads(position))
 
     def _misere_budget(self, position: Any) -> None:
@@ -195,7 +257,24 @@ def _coins(game: TurningGame, x: int, move_value: int) -> tuple[int, ...]:
 
 
 def tartan(*factors: TurningGame | str, name: str | None = None) -> Tartan:
-    """The Tartan product of 1-D games (TurningGame objects, family names or codes).
+    """The Tartan product of 1-D games (Winning Ways ch. 14): a move turns the product of a
+    move of each factor; G is the nim-product of the factors' values.
+
+    Parameters
+    ----------
+    *factors : TurningGame or str
+        Two or more games, as objects, family names or turning codes.
+    name : str, optional
+        What to call the product.
+
+    Returns
+    -------
+    Tartan
+
+    Raises
+    ------
+    ValueError
+        Fewer than two factors, or an unknown name.
 
     >>> tartan("ruler", "ruler").nim_value((3, 5))       # Rugs: 4 (x) 2
     8
@@ -206,12 +285,29 @@ def tartan(*factors: TurningGame | str, name: str | None = None) -> Tartan:
 
 def turning_corners() -> Tartan:
     """Turning Corners: turn the four corners of a rectangle = Twins x Twins, so with rows
-    and columns from 0, G(a, b) = a (x) b: the nim-multiplication table."""
+    and columns from 0, G(a, b) = a (x) b: the nim-multiplication table (Winning Ways
+    ch. 14; ONAG ch. 6).
+
+    Returns
+    -------
+    Tartan
+
+    >>> turning_corners().nim_value((2, 3))         # 2 (x) 3
+    1
+    """
     return tartan("twins", "twins", name="Turning Corners")
 
 
 def rugs() -> Tartan:
-    """Rugs: turn any rectangle of coins = Ruler x Ruler."""
+    """Rugs: turn any rectangle of coins = Ruler x Ruler (Winning Ways ch. 14).
+
+    Returns
+    -------
+    Tartan
+
+    >>> rugs().nim_value((1, 3))                    # 2 (x) 4
+    8
+    """
     return tartan("ruler", "ruler", name="Rugs")
 
 
@@ -227,35 +323,93 @@ class AcrosticTwins(MisereByEngine):
     name = "Acrostic Twins"
 
     def __init__(self) -> None:
-        self._misere_cache: dict = {}
+        self._misere_cache: dict[Hashable, int] = {}
 
-    def _heads(self, position: Any) -> list[tuple[int, ...]]:
+    def _heads(self, position: Any) -> list[tuple[int, int]]:
         if isinstance(position, tuple) and len(position) == 2 and all(
                 isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in position):
             position = [position]
-        return heads_2d(position)
+        return [(a, b) for a, b in heads_2d(position)]
 
     def nim_value(self, position: Any) -> int:
-        """The nim-sum of a (+) b over the heads (a, b)."""
+        """The nim-sum of a (+) b over the heads (a, b).
+
+        Parameters
+        ----------
+        position : str or iterable of tuples
+            "a:b,c:d" text, heads as (row, column) pairs, or one pair for one coin.
+
+        Returns
+        -------
+        int
+
+        >>> acrostic_twins().nim_value("1:2,3:3")
+        3
+        """
         total = 0
         for a, b in self._heads(position):
             total ^= a ^ b
         return total
 
     def nim_values(self, n: int, m: int) -> np.ndarray:
-        """The n x m table of a (+) b."""
+        """The n x m table of a (+) b.
+
+        Parameters
+        ----------
+        n, m : int
+            Rows and columns.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        >>> acrostic_twins().nim_values(2, 3).tolist()
+        [[0, 1, 2], [1, 0, 3]]
+        """
         return nim_add.outer(np.arange(n, dtype=np.uint64), np.arange(m, dtype=np.uint64))
 
     def is_losing(self, position: Any, misere: bool = False) -> bool:
-        """True when the player to move loses with best play (the value is 0)."""
+        """True when the player to move loses with best play (the value is 0).
+
+        Parameters
+        ----------
+        position : str or iterable of tuples
+            "a:b,c:d" text, heads as (row, column) pairs, or one pair for one coin.
+        misere : bool
+            True: whoever turns the last coin loses (searched: boards up to 4 x 4).
+
+        Returns
+        -------
+        bool
+
+        >>> acrostic_twins().is_losing("1:2,2:1")
+        True
+        """
         if misere:
             return self.misere_nim_value(position) == 0
         return self.nim_value(position) == 0
 
     def winning_move(self, position: Any, misere: bool = False) -> list[tuple[int, int]] | None:
-        """Two coins in a row or a column whose turning makes the value 0, or None."""
+        """Two coins in a row or a column whose turning makes the value 0.
+
+        Parameters
+        ----------
+        position : str or iterable of tuples
+            "a:b,c:d" text, heads as (row, column) pairs, or one pair for one coin.
+        misere : bool
+            True: whoever turns the last coin loses (searched: boards up to 4 x 4).
+
+        Returns
+        -------
+        list of (int, int) or None
+            The two coins, sorted, or None when every move loses.
+
+        >>> acrostic_twins().winning_move("1:2")
+        [(1, 1), (1, 2)]
+        """
         if misere:
-            return self._misere_winning_move(position)
+            move: list[tuple[int, int]] | None = self._misere_winning_move(position)
+            return move
         heads = self._heads(position)
         total = self.nim_value(heads)
         if total == 0:
@@ -272,20 +426,32 @@ class AcrosticTwins(MisereByEngine):
         raise AssertionError("a non-zero position has a winning move")
 
     def move_sets(self, head: tuple[int, int]) -> Iterator[list[tuple[int, int]]]:
-        """The two-coin sets a move at head may turn."""
+        """The two-coin sets a move at head may turn.
+
+        Parameters
+        ----------
+        head : (int, int)
+
+        Returns
+        -------
+        iterator of list of (int, int)
+
+        >>> list(acrostic_twins().move_sets((1, 1)))
+        [[(0, 1), (1, 1)], [(1, 0), (1, 1)]]
+        """
         a, b = head
         for x in range(a):
             yield [(x, b), (a, b)]
         for y in range(b):
             yield [(a, y), (a, b)]
 
-    def _described_moves(self, position: Any) -> Iterator[tuple[list, tuple]]:
+    def _described_moves(self, position: Any) -> Iterator[tuple[list[tuple[int, int]], tuple[tuple[int, int], ...]]]:
         heads = set(self._heads(position))
         for h in sorted(heads):
             for coins in self.move_sets(h):
                 yield coins, tuple(sorted(heads.symmetric_difference(coins)))
 
-    def _canonical(self, position: Any) -> tuple:
+    def _canonical(self, position: Any) -> tuple[tuple[int, int], ...]:
         return tuple(self._heads(position))
 
     def _misere_budget(self, position: Any) -> None:
@@ -306,4 +472,13 @@ class AcrosticTwins(MisereByEngine):
 
 
 def acrostic_twins() -> AcrosticTwins:
+    """Acrostic Twins (Winning Ways ch. 14): G(a, b) = a (+) b.
+
+    Returns
+    -------
+    AcrosticTwins
+
+    >>> acrostic_twins().nim_value((3, 5))
+    6
+    """
     return AcrosticTwins()

@@ -29,11 +29,15 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Callable, Hashable, Iterator, Protocol, runtime_checkable
+from typing import Any, Callable, Hashable, Iterator, Protocol, TypeVar, runtime_checkable
 
+from ._shared import Shareable, synchronized
 from .engine import misere_grundy
 
-__all__ = ["Ruleset", "ComponentRuleset", "MisereByEngine", "deprecated_alias"]
+__all__ = ["Ruleset", "ComponentRuleset", "MisereByEngine", "Shareable", "synchronized",
+           "deprecated_alias"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 @runtime_checkable
@@ -61,7 +65,7 @@ class ComponentRuleset(Ruleset, Protocol):
     def nim_values(self, n: int) -> Any: ...
 
 
-class MisereByEngine:
+class MisereByEngine(Shareable):
     """Misère play by the generic engine, over the game's own moves.
 
     A class using it defines ``_described_moves(position)``, yielding (the move as
@@ -71,15 +75,45 @@ class MisereByEngine:
     nim-sum rule: the whole position is searched (memoized across calls).
     """
 
-    _misere_cache: dict
+    _misere_cache: dict[Hashable, int]
+
+    def _described_moves(self, position: Any) -> Iterator[tuple[Any, Any]]:
+        raise NotImplementedError
+
+    def _canonical(self, position: Any) -> Hashable:
+        raise NotImplementedError
+
+    def _misere_budget(self, position: Any) -> None:
+        raise NotImplementedError
 
     def _misere_moves(self, key: Hashable) -> list[Hashable]:
         return [self._canonical(nxt) for _, nxt in self._described_moves(key)]
 
+    @synchronized
     def misere_nim_value(self, position: Any) -> int:
         """The misère Grundy value G- of a position: 1 at a position with no move, else
         the mex of its options' values (ONAG ch. 12; CGSuite's MisereNimValue).  The player
-        to move loses misère play exactly when it is 0."""
+        to move loses misère play exactly when it is 0.
+
+        Parameters
+        ----------
+        position
+            A position in the game's own notation.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            The search would be too large (each game says its limit).
+
+        >>> from nimbers.games import named_game
+        >>> game = named_game("turning-turtles")     # one head: its move is the last one
+        >>> game.misere_nim_value("H"), game.misere_nim_value("HH")
+        (0, 3)
+        """
         self._misere_budget(position)
         if not hasattr(self, "_misere_cache") or self._misere_cache is None:
             self._misere_cache = {}
@@ -94,21 +128,54 @@ class MisereByEngine:
         raise AssertionError("a position of non-zero misère value has a move to value 0")
 
     def moves(self, position: Any) -> Iterator[Any]:
-        """The positions one move away (in the game's own notation)."""
+        """The positions one move away (in the game's own notation).
+
+        Returns
+        -------
+        iterator
+
+        >>> from nimbers.games import named_game
+        >>> list(named_game("turning-turtles").moves("TH"))
+        [(), (0,)]
+        """
         for _, nxt in self._described_moves(position):
             yield nxt
 
 
-def deprecated_alias(new: Callable, old_name: str, note: str = "") -> Callable:
+def deprecated_alias(new: _F, old_name: str, note: str = "") -> _F:
     """A method under its old name that warns (DeprecationWarning) and calls the new one;
-    the old names go after one release."""
+    the old names go after one release.
+
+    Parameters
+    ----------
+    new : callable
+        The method under its new name.
+    old_name : str
+        The old name.
+    note : str
+        Added to the warning (how the call changes, if it does).
+
+    Returns
+    -------
+    callable
+        The method to assign to the old name in the class body.
+
+    >>> import warnings
+    >>> class Game:
+    ...     def nim_value(self, x): return x
+    ...     value = deprecated_alias(nim_value, "value")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Game().value(3), str(caught[0].message)
+    (3, 'value is deprecated: use nim_value')
+    """
     message = f"{old_name} is deprecated: use {new.__name__}{note}"
 
     @functools.wraps(new)
-    def alias(self, *args, **kwargs):
+    def alias(self: Any, *args: Any, **kwargs: Any) -> Any:
         warnings.warn(message, DeprecationWarning, stacklevel=2)
         return new(self, *args, **kwargs)
 
     alias.__name__ = old_name
     alias.__doc__ = f"Deprecated: {new.__name__}{note}."
-    return alias
+    return alias  # type: ignore[return-value]  # same signature: functools.wraps
