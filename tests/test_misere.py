@@ -116,6 +116,16 @@ def test_misere_winning_moves_win():
         assert dawson.is_losing(after, misere=True)
 
 
+def test_a_finished_misere_position_has_no_winning_move_to_make():
+    # The player to move there has already won (misère value 1), and there is no move.
+    for game, finished in ((octal_game("0.07"), [1]), (named_game("twins"), [0]),
+                           (ImpartialGame(nim_moves, "Nim by its moves"), (0, 0))):
+        assert game.misere_nim_value(finished) == 1
+        assert not game.is_losing(finished, misere=True)
+        assert game.winning_move(finished, misere=True) is None
+    assert Nim().winning_move([0, 0], misere=True) is None
+
+
 def test_misere_search_refuses_big_positions():
     with pytest.raises(ValueError, match="tokens"):
         octal_game("0.07").misere_nim_value([30, 31])

@@ -349,4 +349,6 @@ class ImpartialGame(Shareable):
         for option in _options(self._moves, position):
             if self._value(option, misere) == 0:
                 return option
-        raise AssertionError("a non-zero value means a move to value 0")
+        # Only a finished position under misère play (value 1: its player to move has won)
+        # has a non-zero value and no move.
+        return None

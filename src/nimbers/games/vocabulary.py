@@ -125,7 +125,9 @@ class MisereByEngine(Shareable):
         for move, nxt in self._described_moves(position):
             if self.misere_nim_value(nxt) == 0:
                 return move
-        raise AssertionError("a position of non-zero misère value has a move to value 0")
+        # No move at all: under misère play the player to move has already won, with no move
+        # to make (misère value 1).  Any other non-zero value has a move to value 0.
+        return None
 
     def moves(self, position: Any) -> Iterator[Any]:
         """The positions one move away (in the game's own notation).
