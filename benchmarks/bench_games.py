@@ -6,7 +6,7 @@ Run:  python benchmarks/bench_games.py      (about half a minute)
 
 import time
 
-from nimbers.games.grundy import grundy_game, octal_game
+from nimbers.games import grundy_game, octal_game
 from nimbers.games.nim import is_losing, solve_bottom_up, solve_memo
 
 

@@ -9,7 +9,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports(include=["nimbers"]):
-    from nimbers.games.grundy import grundy, take_break_game
+    from nimbers.games import grundy, take_break_game
     from nimbers.games.turning import TurningGame
     from common import CLEAR_ERRORS
 

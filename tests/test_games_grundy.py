@@ -2,7 +2,7 @@
 
 import pytest
 
-from nimbers.games.grundy import (CycleError, grundy, grundy_game, mex, octal_game,
+from nimbers.games import (CycleError, grundy, grundy_game, mex, octal_game,
                                   subtraction_game, sum_value, take_break_game,
                                   winning_move_in_sum)
 from conftest import DATA
@@ -133,3 +133,18 @@ def test_bad_rules():
         grundy(0, lambda x: 5)
     with pytest.raises(ValueError):
         octal_game("0.77").nim_values(-1)
+
+
+def test_the_old_module_warns_and_leaves_the_function_in_place():
+    import importlib
+    import sys
+
+    import nimbers.games
+
+    sys.modules.pop("nimbers.games.grundy", None)
+    with pytest.warns(DeprecationWarning, match="nimbers.games.grundy is deprecated"):
+        old = importlib.import_module("nimbers.games.grundy")
+    assert old.octal_game is nimbers.games.octal_game
+    # Importing the submodule does not rebind the package's name to it.
+    assert nimbers.games.grundy is old.grundy and callable(nimbers.games.grundy)
+    assert nimbers.games.grundy(4, lambda n: [n - 1] if n else []) == 0

@@ -89,7 +89,7 @@ def test_cli(capsys):
 
 
 def test_every_game_object_says_who_wins():
-    from nimbers.games.grundy import octal_game
+    from nimbers.games import octal_game
     from nimbers.games.turning import named_game
     games = [(named_game("ruler"), [0, 3, 7]), (turning_corners(), {(3, 5), (2, 2)}),
              (acrostic_twins(), {(3, 5), (2, 2)}), (octal_game("0.77"), [3, 4])]

@@ -23,6 +23,10 @@
 1
 """
 
+import sys
+import types
+from typing import Any
+
 from .codes import TakeBreakCode, Term, parse_take_break_code, parse_turning_code
 from .engine import (CycleError, ImpartialGame, grundy, mex, misere_grundy, sum_value,
                      winning_move_in_sum)
@@ -46,3 +50,18 @@ __all__ = ["TakeBreakCode", "Term", "parse_take_break_code", "parse_turning_code
            "AcrosticTwins", "Tartan", "acrostic_twins", "rugs", "tartan", "turning_corners",
            "CLOSED_FORMS", "NAMED_GAMES", "TurningGame", "closed_form", "named_game", "odious",
            "Evidence", "mock_turtle_theorem", "tartan_theorem", "Ruleset", "ComponentRuleset"]
+
+
+class _GamesPackage(types.ModuleType):
+    """``nimbers.games``, whose name ``grundy`` stays the engine's function.  Python binds a
+    submodule to its package's attribute when it is first imported, so importing the old
+    submodule ``nimbers.games.grundy`` (kept for old imports) would otherwise turn
+    ``nimbers.games.grundy`` into that module for everyone."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "grundy" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _GamesPackage
