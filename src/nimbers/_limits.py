@@ -1,0 +1,167 @@
+"""The memory cap: how much one computation may allocate before it refuses up front.
+
+Anything that allocates in proportion to a number the caller typed estimates the bytes
+first and calls :func:`check_bytes`, which raises a one-line ``ValueError`` naming the size,
+the cap and how to go past it, instead of letting the process grow until the kernel kills
+it.  The cap is, in order of precedence:
+
+1. a ``memory_limit=`` keyword of the function called (set for the call with
+   :func:`memory_limit`);
+2. the environment variable ``NIMBERS_MEMORY_LIMIT``: bytes, or a number with a K, M, G or T
+   suffix (powers of 1024), e.g. ``NIMBERS_MEMORY_LIMIT=16G``;
+3. a quarter of physical memory, and never more than half of an address-space limit set
+   with ``ulimit -v`` / ``resource.setrlimit(RLIMIT_AS)``.
+
+>>> parse_size("2G") == 2 * 1024**3
+True
+>>> with memory_limit(1000):
+...     check_bytes(5000, "a table of 625 values", "pass memory_limit=")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+    ...
+ValueError: a table of 625 values would need 4.9 KiB, over the memory cap of 1000 B; pass ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import re
+from typing import Iterator
+
+__all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes"]
+
+#: the environment variable that sets the cap
+ENV = "NIMBERS_MEMORY_LIMIT"
+#: the part of physical memory one computation may take by default
+PHYSICAL_FRACTION = 4
+#: assumed physical memory where the system cannot say (sysconf missing, e.g. Windows)
+FALLBACK_PHYSICAL = 8 * 1024**3
+
+_override: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "nimbers_memory_limit", default=None)
+
+_UNITS = {"": 1, "B": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from ``"123"``, ``"512M"``, ``"16G"``, ``"1.5T"`` (suffixes in powers of 1024).
+
+    Raises
+    ------
+    ValueError
+        When the text is not a non-negative number with an optional K/M/G/T suffix.
+    """
+    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([KMGTB]?)(?:i?B)?\s*", str(text), re.IGNORECASE)
+    if not m:
+        raise ValueError(f"a memory size must be bytes or a number with K, M, G or T, "
+                         f"got {text!r}")
+    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+
+
+def _physical_memory() -> int:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return FALLBACK_PHYSICAL
+
+
+def _address_space_limit() -> int | None:
+    """The soft RLIMIT_AS of this process, or None when unlimited or unknown."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY or soft <= 0 else int(soft)
+
+
+def memory_cap() -> int:
+    """The most bytes one computation may allocate (see the module for the order).
+
+    Returns
+    -------
+    int
+        The cap in bytes.
+
+    Raises
+    ------
+    ValueError
+        When ``NIMBERS_MEMORY_LIMIT`` is set but is not a size.
+
+    >>> with memory_limit("1M"):
+    ...     memory_cap()
+    1048576
+    """
+    override = _override.get()
+    if override is not None:
+        return override
+    env = os.environ.get(ENV, "").strip()
+    if env:
+        return parse_size(env)
+    cap = _physical_memory() // PHYSICAL_FRACTION
+    limit = _address_space_limit()
+    # the interpreter and numpy already hold part of a capped address space
+    return cap if limit is None else min(cap, limit // 2)
+
+
+def describe_bytes(nbytes: float) -> str:
+    """A size as a person reads it: ``"4.9 KiB"``, ``"711.0 PiB"``.
+
+    >>> describe_bytes(3 * 1024**3)
+    '3.0 GiB'
+    """
+    if nbytes < 1024:
+        return f"{int(nbytes)} B"
+    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        nbytes /= 1024
+        if nbytes < 1024 or unit == "EiB":
+            return f"{nbytes:.1f} {unit}"
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_bytes(nbytes: int, what: str, how_to_raise: str) -> None:
+    """Refuse at once when ``what`` would need more than :func:`memory_cap` bytes.
+
+    Parameters
+    ----------
+    nbytes : int
+        The estimated allocation (an upper bound, or a close estimate).
+    what : str
+        What would be allocated, as the message should name it ("a table of 10^9 values").
+    how_to_raise : str
+        How to go past the cap in this function ("pass memory_limit='32G'"); the message
+        adds the environment variable.
+
+    Raises
+    ------
+    ValueError
+        One line: the size, the cap, and how to raise it.
+
+    >>> check_bytes(100, "a tiny list", "pass memory_limit=")     # under the cap: nothing
+    """
+    cap = memory_cap()
+    if nbytes > cap:
+        raise ValueError(f"{what} would need {describe_bytes(nbytes)}, over the memory cap of "
+                         f"{describe_bytes(cap)}; {how_to_raise} or set {ENV} (bytes, or with "
+                         "a K/M/G suffix) to go past it")
+
+
+@contextlib.contextmanager
+def memory_limit(limit: int | str | None) -> Iterator[None]:
+    """Within the block, :func:`memory_cap` is ``limit`` (bytes or a size string); None
+    leaves the cap as it is.  Per thread and per task (a context variable).
+
+    This is how a function's ``memory_limit=`` keyword reaches every check it makes.
+    """
+    if limit is None:
+        yield
+        return
+    value = parse_size(limit) if isinstance(limit, str) else int(limit)
+    if value < 0:
+        raise ValueError(f"memory_limit must be non-negative, got {limit!r}")
+    token = _override.set(value)
+    try:
+        yield
+    finally:
+        _override.reset(token)
