@@ -382,7 +382,8 @@ def _unary(args: argparse.Namespace) -> str:
 
 def table_commands(commands: _Commands) -> None:
     """table and explain."""
-    p = commands.add("table", "addition or multiplication table (CSV streamed row by row)",
+    p = commands.add("table", "addition or multiplication table (text and CSV streamed row by "
+                              "row)",
                      "nimbers table 16 --op mul --png t.png", _table)
     p.add_argument("size", type=parse_nimber, help="the table covers 0 .. size-1")
     p.add_argument("--op", choices=["mul", "add", "mex"], default="mul",
@@ -400,17 +401,21 @@ def table_commands(commands: _Commands) -> None:
 
 def _table(args: argparse.Namespace) -> str | None:
     from . import tables
-    if args.fmt == "csv" and args.op != "mex" and not args.png:
-        with _output_errors():  # row blocks: bounded memory
+    if args.op != "mex" and not args.png:  # row blocks: bounded memory at any size
+        write = tables.write_csv if args.fmt == "csv" else tables.write_text
+        with _output_errors():
             if sys.stdout is None:
                 raise _StreamError("standard output is closed")
-            tables.write_csv(sys.stdout, args.size, op=args.op)
+            write(sys.stdout, args.size, op=args.op)
         return None
+    scale = max(1, 512 // max(args.size, 1))
+    if args.png:  # the picture needs its pixels: refuse at once past the memory cap
+        tables.check_image(args.size, args.size, scale, table_bytes=8 * args.size**2)
     builders = {"mul": tables.mul_table, "add": tables.add_table,
                 "mex": lambda n: tables.mex_table(n, progress=None)}
     t = builders[args.op](args.size)
     if args.png:
-        tables.table_image(t, args.png, scale=max(1, 512 // max(args.size, 1)))
+        tables.table_image(t, args.png, scale=scale)
     if args.fmt == "csv":
         return tables.to_csv(t, op=args.op)
     if args.png and args.size > 64:
@@ -1001,9 +1006,8 @@ def _output_errors() -> Iterator[None]:
         yield
     except BrokenPipeError:
         raise
-    except (OSError, ValueError) as exc:  # ValueError: a closed file object
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise _StreamError(f"cannot write the output: {reason}") from None
+    except OSError as exc:
+        raise _StreamError(f"cannot write the output: {exc.strerror or exc}") from None
 
 
 def _say(line: str) -> None:
