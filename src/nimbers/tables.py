@@ -484,19 +484,22 @@ _COLOUR_WORK = 100
 
 
 def _colours(t: np.ndarray) -> np.ndarray:
-    """An RGB image of the table: each value's place in 0..max as a hue on a smooth
-    blue-green-yellow-red scale (so equal values share a colour).  Coloured a block of rows
-    at a time, so the float arithmetic never holds more than a block."""
+    """An RGB image of the table (of any shape: a palette too): each value's place in
+    0..max as a hue on a smooth blue-green-yellow-red scale (so equal values share a
+    colour).  Coloured a block of cells at a time, so the float arithmetic never holds more
+    than a block."""
+    t = np.asarray(t)
     top = float(t.max()) if t.size and t.max() > 0 else 1.0
-    colours = np.empty(t.shape + (3,), dtype=np.uint8)
-    rows = max(1, _CSV_BLOCK_CELLS // max(t.shape[1], 1))
-    for lo in range(0, t.shape[0], rows):
-        pos = np.asarray(t[lo:lo + rows], dtype=np.float64) / top * (len(_COLOUR_STOPS) - 1)
+    cells = t.reshape(-1)
+    colours = np.empty((cells.size, 3), dtype=np.uint8)
+    for lo in range(0, cells.size, _CSV_BLOCK_CELLS):
+        block = cells[lo:lo + _CSV_BLOCK_CELLS]
+        pos = np.asarray(block, dtype=np.float64) / top * (len(_COLOUR_STOPS) - 1)
         low = np.floor(pos).astype(np.intp).clip(0, len(_COLOUR_STOPS) - 2)
-        frac = (pos - low)[..., None]
+        frac = (pos - low)[:, None]
         rgb = _COLOUR_STOPS[low] * (1 - frac) + _COLOUR_STOPS[low + 1] * frac
-        colours[lo:lo + rows] = (rgb * 255).round()
-    return colours
+        colours[lo:lo + len(block)] = (rgb * 255).round()
+    return colours.reshape(t.shape + (3,))
 
 
 def _image_bytes(rows: int, cols: int, scale: int) -> int:
@@ -511,6 +514,17 @@ def check_image(rows: int, cols: int, scale: int = 1, table_bytes: int = 0,
                 memory_limit: int | str | None = None) -> None:
     """Refuses, before anything is allocated, a picture (plus ``table_bytes`` for a table
     still to be built) over the memory cap.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The table's shape.
+    scale : int, default 1
+        Pixels a cell takes in each direction.
+    table_bytes : int, default 0
+        Bytes of a table that will be built before the picture (``8 n^2`` for a uint64 one).
+    memory_limit : int or str, optional
+        The cap for this check (see :func:`table_image`).
 
     Raises
     ------
