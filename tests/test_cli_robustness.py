@@ -81,14 +81,16 @@ def test_a_pipe_closed_early_is_quiet(line):
 
 
 def test_ctrl_c_while_the_command_starts_is_quiet():
-    """A SIGINT sent while the package imports numpy and the C core (the thread waits for
-    the import to begin, then interrupts): the process ends with no output, status 130 (by
-    the signal), or, if the import had already finished, answers normally."""
+    """A SIGINT sent while the package imports numpy and the C core (the thread waits until
+    the package's first line has run, then interrupts): the process ends with no output,
+    status 130 (by the signal), or, if the import had already finished, answers normally.
+    (Before that first line -- Python's own start-up, finding the package -- a Ctrl-C is
+    Python's.)"""
     script = (
         "import os, signal, sys, threading, time\n"
         "delay = float(sys.argv[1])\n"
         "def interrupt():\n"
-        "    while 'nimbers' not in sys.modules: time.sleep(0.0005)\n"
+        "    while signal.getsignal(signal.SIGINT) is not signal.SIG_DFL: time.sleep(0.0002)\n"
         "    time.sleep(delay)\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"
         "threading.Thread(target=interrupt, daemon=True).start()\n"
@@ -173,3 +175,23 @@ def test_the_programs_digit_limit_is_left_alone(capsys):
     main(["mul", "7" * 6000, "1"])
     capsys.readouterr()
     assert sys.get_int_max_str_digits() == before
+
+
+@pytest.mark.parametrize("text, matrix", [(",\n1\n", [[1]]),
+                                          ("\n , ,\n1 2\n3 4\n", [[1, 2], [3, 4]]),
+                                          (",,,\n", None)])
+def test_a_matrix_line_of_separators_alone_is_blank(text, matrix, monkeypatch, capsys):
+    """Found by fuzz_cli: a line holding only commas crashed read_matrix (IndexError)."""
+    import io
+
+    from nimbers.linalg import det
+
+    class Stdin:
+        buffer = io.BytesIO(text.encode())
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    code = main(["det", "-"])
+    out, err = capsys.readouterr()
+    if matrix is None:
+        assert code == 2 and err == "nimbers det: -: empty matrix\n"
+    else:
+        assert (code, err, out.strip()) == (0, "", str(det(matrix)))

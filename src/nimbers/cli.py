@@ -447,7 +447,7 @@ def read_matrix(path: str) -> list[list[int]]:
     skipped, and the labelled CSV that ``nimbers table --format csv`` writes (a header row
     and a label column) is read as the table inside."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = _read_stdin()
     else:
         with open(path, "rb") as f:
             data = f.read()
@@ -456,7 +456,8 @@ def read_matrix(path: str) -> list[list[int]]:
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a text file") from None
     lines = [(n, line.replace(",", " ").split()) for n, line in enumerate(text.splitlines(), 1)
-             if line.strip() and not line.lstrip().startswith("#")]
+             if not line.lstrip().startswith("#")]
+    lines = [(n, words) for n, words in lines if words]  # blank, or separators alone
     labelled = bool(lines) and lines[0][1][0].lower() in ("mul", "add", "mex")
     if labelled:
         lines = [(n, words[1:]) for n, words in lines[1:]]
