@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from nimbers.explain import explain_mul, explain_sum
+from nimbers.explain import MAX_EXPLAIN_BITS, explain_mul, explain_sum
 from oracle import fermat_mul
 
 
@@ -84,3 +84,30 @@ def test_bad_input():
         explain_mul(1.5, 2)
     with pytest.raises(TypeError):
         explain_sum("3")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_past_the_readable_size_a_summary_whose_lines_are_equations(seed):
+    rng = random.Random(seed)
+    bits = MAX_EXPLAIN_BITS + 1 + rng.randrange(60)
+    a, b = rng.getrandbits(bits) | 1 << (bits - 1), rng.getrandbits(bits)
+    d = explain_mul(a, b)
+    assert d.summarized and "past what a derivation shows" in str(d)
+    assert d.value == fermat_mul(a, b)
+    for line in d.lines:
+        assert evaluate(line) == d.value, (a, b, line)
+
+
+def test_huge_operands_are_summarized_in_bounded_text():
+    from nimbers import nim_mul
+    a, b = 2**4096 - 1, 3**2500
+    d = explain_mul(a, b)
+    assert d.value == nim_mul(a, b) and d.summarized and len(d.lines) == 6
+    assert len(str(d)) < 40 * 1300  # a few lines of numbers of about 1233 digits
+    big = explain_mul(2**100_000 - 1, 2**99_999 + 7)  # written in hexadecimal
+    assert big.lines[-1] == hex(big.value) and "hexadecimal" in str(big)
+
+
+def test_wide_sums_are_one_line():
+    d = explain_sum(2**5000 + 1, 3)
+    assert d.value == 2**5000 + 1 ^ 3 and d.summarized and len(d.lines) == 1

@@ -4,6 +4,7 @@ accepted by the operations and in arrays."""
 
 import copy
 import pickle
+import sys
 
 import numpy as np
 import pytest
@@ -174,3 +175,36 @@ def test_other_modules_take_nimbers():
 def test_value_and_field_bits():
     assert Nimber(9).value == 9 and int(Nimber(9)) == 9
     assert Nimber(16).field_bits == 8 and not Nimber(0) and Nimber(1)
+
+
+# ---- numbers past Python's 4300-digit int/str limit -----------------------------------------
+
+def _unlimited(convert, *args):
+    """Python's own conversion with the digit limit lifted for this call (the test is a
+    program and may; the library must not)."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return convert(*args)
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
+@pytest.mark.parametrize("digits", [4_301, 5_000, 50_000])
+def test_text_of_nimbers_past_the_digit_limit(digits):
+    limit = sys.get_int_max_str_digits()
+    value = _unlimited(int, "8" + "31" * (digits // 2))
+    x = Nimber(value)
+    assert repr(x) == "Nimber(" + _unlimited(str, value) + ")"
+    assert str(x) == "*" + _unlimited(str, value)
+    assert Nimber(str(x)) == x and Nimber(_unlimited(str, value)) == x
+    for spec in ["d", ",d", "_d", "+d", " d", f"0{digits + 9}d", f">{digits + 5}d",
+                 f"*^{digits + 4},d", f"=+{digits + 9}_d", "x", "b"]:
+        assert format(x, spec) == _unlimited(format, value, spec), spec
+    assert sys.get_int_max_str_digits() == limit  # the program's setting is left alone
+
+
+def test_a_long_bad_nimber_string_gives_a_short_message():
+    with pytest.raises(ValueError, match="characters") as error:
+        Nimber("9" * 5000 + "z")
+    assert len(str(error.value)) < 200

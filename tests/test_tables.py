@@ -1,10 +1,13 @@
 """Tables: values against the printed reference tables, the mex construction against the
 product, formatting, CSV and pictures."""
 
+import io
+
 import numpy as np
 import pytest
 
-from nimbers.tables import add_table, format_table, mex_table, mul_table, table_image, to_csv
+from nimbers.tables import (add_table, check_image, format_table, mex_table, mul_table,
+                            table_image, to_csv, write_text)
 from conftest import DATA
 from oracle import fermat_mul, load_table, mex_mul_table
 
@@ -95,3 +98,33 @@ def test_progress_bar_only_on_terminals():
         bar.update(50)
     assert "work: [" in loud.getvalue() and "100.0%" in loud.getvalue()
     assert mul_table(600, progress=False).tolist() == mul_table(600).tolist()
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 256, 257, 300])
+@pytest.mark.parametrize("op,sign,build", [("mul", "⊗", mul_table), ("add", "⊕", add_table)])
+def test_streamed_text_is_format_table(n, op, sign, build):
+    out = io.StringIO()
+    write_text(out, n, op=op)
+    assert out.getvalue() == format_table(build(n), op=sign) + "\n"
+
+
+def test_big_tables_and_pictures_are_refused_before_allocating():
+    with pytest.raises(ValueError, match="memory cap.*NIMBERS_MEMORY_LIMIT"):
+        mul_table(20000, memory_limit="1G")  # 3 GiB of uint64
+    with pytest.raises(ValueError, match="picture"):
+        table_image(mul_table(64), scale=64, memory_limit="1M")
+    with pytest.raises(ValueError, match="picture of a 16384 x 16384 table"):
+        check_image(16384, 16384, table_bytes=8 * 16384**2, memory_limit="2G")
+    check_image(64, 64, scale=8, memory_limit="2G")  # under the cap: nothing to say
+
+
+def test_picture_colours_follow_the_values():
+    pytest.importorskip("PIL")
+    t = mul_table(256)
+    pixels = np.asarray(table_image(t))
+    flat = pixels.reshape(-1, 3)
+    # equal values, equal colours; the smallest and largest value the ends of the scale
+    for v in (0, 1, 77, 255):
+        assert len({tuple(p) for p in flat[t.ravel() == v]}) == 1
+    assert tuple(flat[t.ravel() == 0][0]) == (13, 13, 64)
+    assert tuple(flat[t.ravel() == 255][0]) == (217, 38, 26)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _startup  # noqa: F401  (first: a Ctrl-C while the command starts is quiet)
 from ._version import __version__
 from .arith import (
     available_kernels,

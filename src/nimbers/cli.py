@@ -19,24 +19,36 @@ Conventions shared by every subcommand:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import io
 import json
+import os
 import sys
 import warnings
-from typing import IO, Any, Callable, NoReturn, Sequence
+from typing import IO, Any, Callable, Iterator, NoReturn, Sequence
 
 import numpy as np
+
+from . import _startup
+from ._digits import from_decimal, to_decimal
 
 __all__ = ["main", "build_parser", "parse_nimber", "parse_int", "read_matrix", "UsageError"]
 
 EXIT_USAGE = 2
+EXIT_IO = 1
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 128 + 13  # as a shell reports a tool stopped by SIGPIPE
 
 NUMBERING = "Piles, heaps and coins are numbered from 0, left to right, as in Python."
 
 
 class UsageError(Exception):
     """A problem with what the user typed: one line on stderr, exit status 2."""
+
+
+class _StreamError(Exception):
+    """Standard input or output failed (closed, full, unreadable): one line, status 1."""
 
 
 # ---- parsing numbers ------------------------------------------------------------------------
@@ -48,22 +60,33 @@ def parse_nimber(text: str) -> int:
     >>> parse_nimber("0x1F"), parse_nimber("0b101"), parse_nimber("12")
     (31, 5, 12)
     """
-    s = text.strip().lower().replace("_", "")
-    try:
-        value = int(s, 0) if s.startswith(("0x", "0b", "0o")) else int(s, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _integer(text, "not a number")
     if value < 0:
-        raise argparse.ArgumentTypeError(f"nimbers are non-negative, got {text}")
+        raise argparse.ArgumentTypeError(f"nimbers are non-negative, got {_clip(text)}")
     return value
 
 
 def parse_int(text: str) -> int:
     """Any integer (exponents may be negative)."""
+    return _integer(text, "not an integer")
+
+
+def _integer(text: str, problem: str) -> int:
+    """An integer of any size: decimal (past Python's 4300-digit limit for int(str), which
+    stays as the program set it), or with a 0x, 0b or 0o prefix."""
+    s = text.strip().lower().replace("_", "")
+    body = s.lstrip("+-")
     try:
-        return int(text.strip().replace("_", ""), 0)
+        if body.startswith(("0x", "0b", "0o")):
+            return int(s, 0)
+        return from_decimal(s)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"{problem}: {_clip(text)!r}") from None
+
+
+def _clip(text: str, keep: int = 40) -> str:
+    """The start of a typed text, for a one-line message (a number may be megabytes)."""
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text)} characters)"
 
 
 def _number(text: str, parse: Callable[[str], int] = parse_nimber) -> int:
@@ -78,7 +101,13 @@ def _number(text: str, parse: Callable[[str], int] = parse_nimber) -> int:
 
 
 def _read_stdin() -> bytes:
-    return sys.stdin.buffer.read()
+    if sys.stdin is None:  # started with standard input closed (<&-)
+        raise _StreamError("standard input is closed")
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError) as exc:  # a directory, an I/O error, a closed file
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise _StreamError(f"cannot read standard input: {reason}") from None
 
 
 def _tokens_per_line(data: bytes) -> np.ndarray:
@@ -180,7 +209,8 @@ def _as_array(values: Any) -> np.ndarray:
 
 def _answers(results: Any, args: argparse.Namespace) -> str:
     values = np.asarray(results).tolist()
-    form = hex if getattr(args, "hex", False) else bin if getattr(args, "bin", False) else str
+    form = hex if getattr(args, "hex", False) else bin if getattr(args, "bin", False) \
+        else to_decimal
     return "\n".join(map(form, values))
 
 
@@ -206,7 +236,7 @@ def _format(value: int, args: argparse.Namespace) -> str:
         return hex(value)
     if getattr(args, "bin", False):
         return bin(value)
-    return str(value)
+    return to_decimal(value)
 
 
 def _output_options(p: argparse.ArgumentParser) -> None:
@@ -352,7 +382,8 @@ def _unary(args: argparse.Namespace) -> str:
 
 def table_commands(commands: _Commands) -> None:
     """table and explain."""
-    p = commands.add("table", "addition or multiplication table (CSV streamed row by row)",
+    p = commands.add("table", "addition or multiplication table (text and CSV streamed row by "
+                              "row)",
                      "nimbers table 16 --op mul --png t.png", _table)
     p.add_argument("size", type=parse_nimber, help="the table covers 0 .. size-1")
     p.add_argument("--op", choices=["mul", "add", "mex"], default="mul",
@@ -370,14 +401,21 @@ def table_commands(commands: _Commands) -> None:
 
 def _table(args: argparse.Namespace) -> str | None:
     from . import tables
-    if args.fmt == "csv" and args.op != "mex" and not args.png:
-        tables.write_csv(sys.stdout, args.size, op=args.op)  # row blocks: bounded memory
+    if args.op != "mex" and not args.png:  # row blocks: bounded memory at any size
+        write = tables.write_csv if args.fmt == "csv" else tables.write_text
+        with _output_errors():
+            if sys.stdout is None:
+                raise _StreamError("standard output is closed")
+            write(sys.stdout, args.size, op=args.op)
         return None
+    scale = max(1, 512 // max(args.size, 1))
+    if args.png:  # the picture needs its pixels: refuse at once past the memory cap
+        tables.check_image(args.size, args.size, scale, table_bytes=8 * args.size**2)
     builders = {"mul": tables.mul_table, "add": tables.add_table,
                 "mex": lambda n: tables.mex_table(n, progress=None)}
     t = builders[args.op](args.size)
     if args.png:
-        tables.table_image(t, args.png, scale=max(1, 512 // max(args.size, 1)))
+        tables.table_image(t, args.png, scale=scale)
     if args.fmt == "csv":
         return tables.to_csv(t, op=args.op)
     if args.png and args.size > 64:
@@ -409,7 +447,7 @@ def read_matrix(path: str) -> list[list[int]]:
     skipped, and the labelled CSV that ``nimbers table --format csv`` writes (a header row
     and a label column) is read as the table inside."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = _read_stdin()
     else:
         with open(path, "rb") as f:
             data = f.read()
@@ -418,7 +456,8 @@ def read_matrix(path: str) -> list[list[int]]:
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a text file") from None
     lines = [(n, line.replace(",", " ").split()) for n, line in enumerate(text.splitlines(), 1)
-             if line.strip() and not line.lstrip().startswith("#")]
+             if not line.lstrip().startswith("#")]
+    lines = [(n, words) for n, words in lines if words]  # blank, or separators alone
     labelled = bool(lines) and lines[0][1][0].lower() in ("mul", "add", "mex")
     if labelled:
         lines = [(n, words[1:]) for n, words in lines[1:]]
@@ -1057,31 +1096,99 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace | None:
     return args
 
 
-def _write(out: str, stream: IO[str]) -> None:
-    stream.write(out + "\n")
-    stream.flush()
+def _write(out: str, stream: IO[str] | None) -> None:
+    with _output_errors():
+        if stream is None:
+            raise _StreamError("standard output is closed")
+        stream.write(out + "\n")
+        stream.flush()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
-    args = _parse(list(sys.argv[1:] if argv is None else argv))
+@contextlib.contextmanager
+def _output_errors() -> Iterator[None]:
+    """Failures of standard output (full, closed; a broken pipe passes through as itself)
+    become one line and status 1."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise _StreamError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if there is a stderr to write to."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _discard_output() -> None:
+    """Points standard output at the null device, so that what it still buffers cannot fail
+    again when the interpreter flushes it at exit (Python would print "Exception ignored")."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a file descriptor (a StringIO in tests): nothing flushes it at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def _flush_output() -> None:
+    if sys.stdout is not None:
+        with _output_errors():
+            sys.stdout.flush()
+
+
+def _run_command(argv: Sequence[str]) -> int:
+    args = _parse(argv)
     if args is None:
         return EXIT_USAGE
     try:
         out = args.run(args)
         if out is not None:
             _write(out, sys.stdout)
-    except BrokenPipeError:
-        return 0
+    except (BrokenPipeError, _StreamError):
+        raise
     except (UsageError, ValueError, TypeError, ZeroDivisionError, OverflowError,
             MemoryError, ImportError, OSError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        sys.stderr.write(f"nimbers {args.command}: {message}\n")
+        _say(f"nimbers {args.command}: {message}")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("nimbers: interrupted\n")
-        return 130
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status.
+
+    0 for an answer; 2 for bad input (one line on stderr); 1 when standard input or output
+    fails (closed, or a full disk: one line); 141 (128 + SIGPIPE, what a shell reports for a
+    tool a closed pipe stops) and no message when the reader of the output went away early,
+    as in ``nimbers table 4096 --format csv | head -1``; 130 after Ctrl-C.  Never a
+    traceback.
+    """
+    try:
+        _startup.restore()  # from here on, a Ctrl-C is a KeyboardInterrupt, answered below
+        try:
+            return _run_command(list(sys.argv[1:] if argv is None else argv))
+        finally:  # also after --help and usage errors (SystemExit): their text is buffered
+            _flush_output()
+    except BrokenPipeError:
+        _discard_output()
+        return EXIT_BROKEN_PIPE
+    except _StreamError as exc:
+        _discard_output()
+        _say(f"nimbers: {exc}")
+        return EXIT_IO
+    except KeyboardInterrupt:
+        _say("nimbers: interrupted")
+        return EXIT_INTERRUPTED
 
 
 def run() -> NoReturn:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._digits import to_decimal
 from .arith import nim_mul
 from .nimber import nimber_value
 
@@ -30,6 +31,20 @@ __all__ = ["Derivation", "explain_mul", "explain_sum"]
 #: and the derivation says how many rounds it skipped.
 MAX_TERMS = 32
 _MAX_ROUNDS = 200
+
+#: Operands up to this many bits get the whole derivation (at most about half a second);
+#: past it, the rewriting would take minutes to hours and show a few lines of thousand-digit
+#: numbers, so :func:`explain_mul` gives the product and a summary: the first level of the
+#: Fermat-power split, the four half-size products computed.
+MAX_EXPLAIN_BITS = 64
+
+#: Numbers up to this many bits are written in decimal; longer ones in hexadecimal (written
+#: in time linear in their length, where decimal conversion is quadratic).
+MAX_DECIMAL_BITS = 1 << 14
+
+#: explain_sum shows the columns of bits up to this width; past it, the numbers and their
+#: sum in one line.
+MAX_SUM_COLUMNS = 1024
 
 
 @dataclass(repr=False)
@@ -282,6 +297,8 @@ def explain_mul(a: int, b: int) -> Derivation:
     = 12
     """
     a, b = nimber_value(a), nimber_value(b)
+    if max(a.bit_length(), b.bit_length()) > MAX_EXPLAIN_BITS:
+        return _summary_mul(a, b)
     value = nim_mul(a, b)
     lines = [f"{a} ⊗ {b}"]
     if a <= 1 or b <= 1:  # x ⊗ 0 = 0 and x ⊗ 1 = x: nothing to derive
@@ -311,6 +328,52 @@ def explain_mul(a: int, b: int) -> Derivation:
         notes.append(f"({omitted} rounds with more than {MAX_TERMS} terms are not shown; "
                      f"the same rules apply)")
     return Derivation(lines, value, summarized=omitted > 0, omitted=omitted, notes=notes)
+
+
+def _summary_mul(a: int, b: int) -> Derivation:
+    """The first level of the derivation for operands past :data:`MAX_EXPLAIN_BITS`: with X
+    the Fermat power such that a, b < X^2 (a field GF(X^2)), write a = a1 X ⊕ a0 (an
+    ordinary product: a1 < X), distribute, and use X ⊗ X = X ⊕ X/2 (ONAG, ch. 6):
+
+        (a1 X ⊕ a0) ⊗ (b1 X ⊕ b0) = (a1 b1 ⊕ a1 b0 ⊕ a0 b1) X ⊕ (a1 b1) ⊗ X/2 ⊕ a0 b0.
+
+    Time and memory are linear in the operands' length besides the core's four products."""
+    value = nim_mul(a, b)
+    half = _field_bits(max(a.bit_length(), b.bit_length())) // 2
+    fermat, low = 1 << half, (1 << half) - 1
+    a1, a0, b1, b0 = a >> half, a & low, b >> half, b & low
+    p, q, r, s = nim_mul(a1, b1), nim_mul(a1, b0), nim_mul(a0, b1), nim_mul(a0, b0)
+    hex_form = max(a.bit_length(), b.bit_length()) > MAX_DECIMAL_BITS
+    n = hex if hex_form else to_decimal
+    x, h = n(fermat), n(fermat // 2)
+    u = p ^ q ^ r
+    lines = [f"{n(a)} ⊗ {n(b)}",
+             f"{_fermat_form(n(a1), x, n(a0))} ⊗ {_fermat_form(n(b1), x, n(b0))}",
+             f"(({n(a1)} ⊗ {n(b1)}) ⊕ ({n(a1)} ⊗ {n(b0)}) ⊕ ({n(a0)} ⊗ {n(b1)})) ⊗ {x} ⊕ "
+             f"({n(a1)} ⊗ {n(b1)}) ⊗ {h} ⊕ ({n(a0)} ⊗ {n(b0)})",
+             f"({n(p)} ⊕ {n(q)} ⊕ {n(r)}) ⊗ {x} ⊕ {n(p)} ⊗ {h} ⊕ {n(s)}",
+             f"({n(u)} ⊗ {x}) ⊕ {n(nim_mul(p, fermat // 2))} ⊕ {n(s)}",
+             n(value)]
+    bits = max(a.bit_length(), b.bit_length())
+    notes = [f"({bits}-bit operands are past what a derivation shows step by step (at most "
+             f"{MAX_EXPLAIN_BITS} bits): this is its first level, splitting at the Fermat "
+             f"power 2^{half} with X ⊗ X = X ⊕ X/2; the four half-size products are computed, "
+             "and explaining each of them goes one level further"
+             + (", numbers in hexadecimal)" if hex_form else ")")]
+    return Derivation(lines, value, summarized=True, notes=notes)
+
+
+def _field_bits(bits: int) -> int:
+    """The bits of the smallest field GF(2^(2^k)) holding numbers of ``bits`` bits."""
+    field_bits = 1
+    while field_bits < bits:
+        field_bits *= 2
+    return field_bits
+
+
+def _fermat_form(high: str, fermat: str, low: str) -> str:
+    """``(high ⊗ X ⊕ low)``, the number split at a Fermat power."""
+    return f"({high} ⊗ {fermat} ⊕ {low})"
 
 
 def explain_sum(*xs: Any) -> Derivation:
@@ -344,12 +407,23 @@ def explain_sum(*xs: Any) -> Derivation:
     for x in xs:
         total ^= x
     width = max([x.bit_length() for x in xs] + [1])
+    if width > MAX_SUM_COLUMNS:
+        return _summary_sum(xs, total, width)
     label = max([len(str(x)) for x in xs] + [len(str(total))]) + 2
 
     def row(x: int) -> str:
-        return " ".join(str(x >> i & 1) for i in range(width - 1, -1, -1))
+        return " ".join(format(x, f"0{width}b"))
 
     lines = [f"{str(x).rjust(label)} = {row(x)}" for x in xs]
     lines.append("-" * (label + 3 + 2 * width - 1))
     lines.append(f"⊕ {str(total).rjust(label - 2)} = {row(total)}")
     return Derivation(lines, total, equations=False)
+
+
+def _summary_sum(xs: tuple[int, ...], total: int, width: int) -> Derivation:
+    """Numbers too wide for columns of bits: the sum on one line (linear time)."""
+    n = hex if width > MAX_DECIMAL_BITS else to_decimal
+    line = " ⊕ ".join(n(x) for x in xs) + f" = {n(total)}"
+    note = (f"({width}-bit numbers are past what columns of bits can show (at most "
+            f"{MAX_SUM_COLUMNS}): the nim-sum is the bitwise exclusive or, column by column)")
+    return Derivation([line], total, summarized=True, notes=[note], equations=False)

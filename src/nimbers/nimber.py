@@ -26,12 +26,13 @@ ch. 2).
 
 from __future__ import annotations
 
-import html
+import re
 from typing import Any, SupportsIndex, Union
 
 import numpy as np
 
 from . import _core
+from ._digits import from_decimal, to_decimal
 
 __all__ = ["Nimber", "nimber_value"]
 
@@ -90,15 +91,54 @@ def _parse(text: str) -> int:
     if s == "*":
         return 1
     try:
-        value = int(body, 0) if body[:2].lower() in ("0x", "0b", "0o") else int(body, 10)
+        value = int(body, 0) if body[:2].lower() in ("0x", "0b", "0o") else from_decimal(body)
     except ValueError:
-        raise ValueError(f"not a nimber: {text!r} (write *5, 5, 0x1f or *)") from None
+        raise ValueError(f"not a nimber: {_clip(text)!r} (write *5, 5, 0x1f or *)") from None
     if value < 0:
-        raise ValueError(f"nimbers are non-negative integers, got {text!r}")
+        raise ValueError(f"nimbers are non-negative integers, got {_clip(text)!r}")
     return value
 
 
+def _clip(text: str, keep: int = 40) -> str:
+    """The start of a text for an error message (a typed number may be megabytes long)."""
+    return text if len(text) <= keep else text[:keep] + f"... ({len(text)} characters)"
+
+
 _INTEGER_FORMATS = frozenset("bdoxXn")
+
+#: A format spec of the mini-language (fill, align, sign, #, 0, width, grouping, type).
+_SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<alt>#)?"
+                   r"(?P<zero>0)?(?P<width>\d+)?(?P<grouping>[,_])?(?P<type>[dn])", re.DOTALL)
+
+
+def _format_integer(value: int, spec: str) -> str:
+    """``format(value, spec)`` for an integer presentation type; decimal ones (``d``, ``n``)
+    of numbers past Python's digit limit are laid out here from :func:`to_decimal`."""
+    try:
+        return format(value, spec)
+    except ValueError:
+        m = _SPEC.fullmatch(spec)
+        if m is None or m["alt"]:
+            raise
+    digits = to_decimal(value)
+    if m["grouping"]:
+        head = len(digits) % 3 or 3
+        digits = m["grouping"].join([digits[:head]] + [digits[i:i + 3]
+                                                       for i in range(head, len(digits), 3)])
+    sign = {"+": "+", " ": " "}.get(m["sign"] or "", "")
+    width = int(m["width"] or 0)
+    fill, align = m["fill"] or ("0" if m["zero"] and not m["align"] else " "), m["align"]
+    align = align or ("=" if m["zero"] else ">")
+    pad = fill * max(0, width - len(sign) - len(digits))
+    if align == "=":
+        return sign + pad + digits
+    body = sign + digits
+    if align == "<":
+        return body + pad
+    if align == "^":
+        half = len(pad) // 2
+        return pad[:half] + body + pad[half:]
+    return pad + body
 
 #: What a Nimber combines with (the coercion rule).
 _Operand = Union["Nimber", int, "np.integer[Any]"]
@@ -191,22 +231,26 @@ class Nimber:
 
     # ---- text and display ---------------------------------------------------------------
 
+    # Decimal text goes through to_decimal: Python's int/str digit limit (4300 digits) does
+    # not apply to our own numbers, and the program's setting of it is left alone.
+
     def __repr__(self) -> str:
-        return f"Nimber({self._value})"
+        return f"Nimber({to_decimal(self._value)})"
 
     def __str__(self) -> str:
-        return f"*{self._value}"
+        return f"*{to_decimal(self._value)}"
 
     def __format__(self, spec: str) -> str:
         if spec and spec[-1] in _INTEGER_FORMATS:
-            return format(self._value, spec)
+            return _format_integer(self._value, spec)
         return format(str(self), spec)
 
     def _repr_html_(self) -> str:
-        return f'<span class="nimber">&lowast;{html.escape(str(self._value))}</span>'
+        return f'<span class="nimber">&lowast;{to_decimal(self._value)}</span>'
 
     def _repr_latex_(self) -> str:
-        return rf"$\ast{self._value}$" if self._value < 10 else rf"$\ast{{{self._value}}}$"
+        digits = to_decimal(self._value)
+        return rf"$\ast{digits}$" if self._value < 10 else rf"$\ast{{{digits}}}$"
 
     # ---- comparison and hashing: by value, with the coercion rule -----------------------
 

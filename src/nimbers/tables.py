@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
+from . import _limits
 from ._progress import Progress, ProgressOption
 from .arith import nim_add, nim_mul
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 __all__ = ["Table", "add_table", "mul_table", "mex_table", "format_table", "to_csv",
-           "write_csv", "table_image", "MAX_TABLE", "MAX_CSV_TABLE"]
+           "write_csv", "write_text", "table_image", "check_image", "MAX_TABLE", "MAX_CSV_TABLE"]
 
 #: The largest table side built in memory (an n x n uint64 table takes 8 n^2 bytes).
 MAX_TABLE = 1 << 15
@@ -166,9 +167,15 @@ def _row_blocks(op: Any, n: int, rows: int) -> Iterator[tuple[int, np.ndarray]]:
         yield lo, op.outer(r[lo:hi], r)
 
 
-def _outer_table(op: Any, n: int, name: str, progress: ProgressOption, sign: str) -> Table:
+_HOW_TO_RAISE = "pass memory_limit= (e.g. memory_limit='16G')"
+
+
+def _outer_table(op: Any, n: int, name: str, progress: ProgressOption, sign: str,
+                 limit: int | str | None) -> Table:
     """op.outer over 0..n-1, a block of rows at a time (a progress bar for big tables)."""
     n = _check_size(n)
+    with _limits.memory_limit(limit):
+        _limits.check_bytes(8 * n * n, f"a {n} x {n} {name}", _HOW_TO_RAISE)
     r = np.arange(n, dtype=np.uint64)
     table = np.empty((n, n), dtype=np.uint64)
     with Progress(n, name, enabled=progress, min_total=8192) as bar:
@@ -179,7 +186,8 @@ def _outer_table(op: Any, n: int, name: str, progress: ProgressOption, sign: str
     return Table(table, sign)
 
 
-def add_table(n: int, progress: ProgressOption = None) -> Table:
+def add_table(n: int, progress: ProgressOption = None,
+              memory_limit: int | str | None = None) -> Table:
     """The n x n table of nim-sums a (+) b for a, b < n.
 
     Parameters
@@ -189,6 +197,10 @@ def add_table(n: int, progress: ProgressOption = None) -> Table:
     progress : bool, None or a tqdm-like class, optional
         A progress bar: by default one shows when someone watches (a terminal or a Jupyter
         notebook) and the table is big; a class such as ``tqdm.tqdm`` draws it instead.
+    memory_limit : int or str, optional
+        The most bytes the table may take (``8 n^2``), e.g. ``"16G"``; by default the
+        memory cap of :mod:`nimbers._limits` (``NIMBERS_MEMORY_LIMIT``, else a quarter of
+        physical memory).
 
     Returns
     -------
@@ -198,7 +210,8 @@ def add_table(n: int, progress: ProgressOption = None) -> Table:
     Raises
     ------
     ValueError
-        For a negative or too large n (the message names the limit).
+        For a negative or too large n, or a table over the memory cap (the message names
+        the limit and how to go past it), before anything is allocated.
 
     Examples
     --------
@@ -206,10 +219,11 @@ def add_table(n: int, progress: ProgressOption = None) -> Table:
     >>> add_table(4)[3].tolist()
     [3, 2, 1, 0]
     """
-    return _outer_table(nim_add, n, "addition table", progress, "⊕")
+    return _outer_table(nim_add, n, "addition table", progress, "⊕", memory_limit)
 
 
-def mul_table(n: int, progress: ProgressOption = None) -> Table:
+def mul_table(n: int, progress: ProgressOption = None,
+              memory_limit: int | str | None = None) -> Table:
     """The n x n table of nim-products a (x) b for a, b < n (Winning Ways, ch. 14 prints
     the 16 x 16 one; n = 4096 takes a fraction of a second).
 
@@ -220,6 +234,10 @@ def mul_table(n: int, progress: ProgressOption = None) -> Table:
     progress : bool, None or a tqdm-like class, optional
         A progress bar: by default one shows when someone watches (a terminal or a Jupyter
         notebook) and the table is big; a class such as ``tqdm.tqdm`` draws it instead.
+    memory_limit : int or str, optional
+        The most bytes the table may take (``8 n^2``), e.g. ``"16G"``; by default the
+        memory cap of :mod:`nimbers._limits` (``NIMBERS_MEMORY_LIMIT``, else a quarter of
+        physical memory).
 
     Returns
     -------
@@ -229,7 +247,8 @@ def mul_table(n: int, progress: ProgressOption = None) -> Table:
     Raises
     ------
     ValueError
-        For a negative or too large n (the message names the limit).
+        For a negative or too large n, or a table over the memory cap (the message names
+        the limit and how to go past it), before anything is allocated.
 
     Examples
     --------
@@ -237,7 +256,7 @@ def mul_table(n: int, progress: ProgressOption = None) -> Table:
     >>> mul_table(16)[8, 8], mul_table(16)[5, 11]
     (np.uint64(13), np.uint64(12))
     """
-    return _outer_table(nim_mul, n, "multiplication table", progress, "⊗")
+    return _outer_table(nim_mul, n, "multiplication table", progress, "⊗", memory_limit)
 
 
 def mex_table(n: int, progress: ProgressOption = None) -> Table:
@@ -405,23 +424,125 @@ def write_csv(file: IO[str], n: int, op: str = "mul", progress: ProgressOption =
             bar.update(len(block))
 
 
+#: Tables up to this side are formatted in memory by :func:`format_table`; bigger ones stream.
+_TEXT_IN_MEMORY = 256
+
+
+def write_text(file: IO[str], n: int, op: str = "mul", progress: ProgressOption = None) -> None:
+    r"""Writes the n x n table of ``op`` (``"add"`` or ``"mul"``) as :func:`format_table`'s
+    text to an open text file, a block of rows at a time: memory stays bounded however large
+    the table (a first pass over the blocks finds the widest value, so the columns line up
+    exactly as :func:`format_table` aligns them).
+
+    Parameters
+    ----------
+    file : text file
+        Where to write.
+    n : int
+        The table covers 0 .. n-1, at most :data:`MAX_CSV_TABLE`.
+    op : {"mul", "add"}
+        The operation.
+    progress : bool, None or a tqdm-like class
+        A progress bar (see :mod:`nimbers._progress`).
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO(); write_text(out, 300, op="add")
+    >>> out.getvalue() == format_table(add_table(300), op="⊕") + "\n"
+    True
+    """
+    operations = {"mul": nim_mul, "add": nim_add}
+    if op not in operations:
+        raise ValueError(f"op is 'mul' or 'add', not {op!r}")
+    n = _check_size(n, limit=MAX_CSV_TABLE)
+    sign = _SIGNS[op]
+    if n <= _TEXT_IN_MEMORY:
+        file.write(format_table(_outer_table(operations[op], n, "", False, sign, None), sign)
+                   + "\n")
+        return
+    rows = max(1, _CSV_BLOCK_CELLS // n)
+    top = max(int(block.max()) for _, block in _row_blocks(operations[op], n, rows))
+    width = max(len(str(n - 1)), len(str(top)))
+    head = max(len(str(n - 1)), len(sign))
+    body = " ".join(str(c).rjust(width) for c in range(n))
+    rule = "+" + "-" * head + "+" + "-" * len(body) + "+"
+    file.write(f"{rule}\n|{sign.ljust(head)}|{body}|\n{rule}\n")
+    with Progress(n, f"{op} table", enabled=progress, min_total=8192) as bar:
+        for first, block in _row_blocks(operations[op], n, rows):
+            file.write("".join(
+                f"|{str(first + i).rjust(head)}|" + " ".join(str(v).rjust(width) for v in row)
+                + "|\n" for i, row in enumerate(block.tolist())))
+            bar.update(len(block))
+    file.write(rule + "\n")
+
+
+_COLOUR_STOPS = np.array([[0.05, 0.05, 0.25], [0.1, 0.35, 0.75], [0.1, 0.7, 0.5],
+                          [0.95, 0.85, 0.2], [0.85, 0.15, 0.1]])
+#: bytes of float arithmetic per cell while colouring a block of rows (about a dozen float64)
+_COLOUR_WORK = 100
+
+
 def _colours(t: np.ndarray) -> np.ndarray:
-    """An RGB image of the table: each value's place in 0..max as a hue on a smooth
-    blue-green-yellow-red scale (so equal values share a colour)."""
-    t = np.asarray(t, dtype=np.float64)
-    top = t.max() if t.size and t.max() > 0 else 1.0
-    x = t / top
-    stops = np.array([[0.05, 0.05, 0.25], [0.1, 0.35, 0.75], [0.1, 0.7, 0.5],
-                      [0.95, 0.85, 0.2], [0.85, 0.15, 0.1]])
-    pos = x * (len(stops) - 1)
-    lo = np.floor(pos).astype(int).clip(0, len(stops) - 2)
-    frac = (pos - lo)[..., None]
-    rgb = stops[lo] * (1 - frac) + stops[lo + 1] * frac
-    colours: np.ndarray = (rgb * 255).round().astype(np.uint8)
-    return colours
+    """An RGB image of the table (of any shape: a palette too): each value's place in
+    0..max as a hue on a smooth blue-green-yellow-red scale (so equal values share a
+    colour).  Coloured a block of cells at a time, so the float arithmetic never holds more
+    than a block."""
+    t = np.asarray(t)
+    top = float(t.max()) if t.size and t.max() > 0 else 1.0
+    cells = t.reshape(-1)
+    colours = np.empty((cells.size, 3), dtype=np.uint8)
+    for lo in range(0, cells.size, _CSV_BLOCK_CELLS):
+        block = cells[lo:lo + _CSV_BLOCK_CELLS]
+        pos = np.asarray(block, dtype=np.float64) / top * (len(_COLOUR_STOPS) - 1)
+        low = np.floor(pos).astype(np.intp).clip(0, len(_COLOUR_STOPS) - 2)
+        frac = (pos - low)[:, None]
+        rgb = _COLOUR_STOPS[low] * (1 - frac) + _COLOUR_STOPS[low + 1] * frac
+        colours[lo:lo + len(block)] = (rgb * 255).round()
+    return colours.reshape(t.shape + (3,))
 
 
-def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int = 1) -> Image:
+def _image_bytes(rows: int, cols: int, scale: int) -> int:
+    """What a picture costs: our RGB pixels (3 bytes each, and the rows repeated before the
+    columns when scaling), Pillow's copy (4 bytes a pixel), and one block of colouring."""
+    cells = rows * cols
+    return 3 * cells * (scale + scale * scale) + 4 * cells * scale * scale + \
+        _COLOUR_WORK * _CSV_BLOCK_CELLS
+
+
+def check_image(rows: int, cols: int, scale: int = 1, table_bytes: int = 0,
+                memory_limit: int | str | None = None) -> None:
+    """Refuses, before anything is allocated, a picture (plus ``table_bytes`` for a table
+    still to be built) over the memory cap.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The table's shape.
+    scale : int, default 1
+        Pixels a cell takes in each direction.
+    table_bytes : int, default 0
+        Bytes of a table that will be built before the picture (``8 n^2`` for a uint64 one).
+    memory_limit : int or str, optional
+        The cap for this check (see :func:`table_image`).
+
+    Raises
+    ------
+    ValueError
+        One line naming the picture's size, the cap and how to go past it.
+
+    Examples
+    --------
+    >>> check_image(16, 16, scale=4)  # a small picture: nothing to say
+    """
+    with _limits.memory_limit(memory_limit):
+        _limits.check_bytes(table_bytes + _image_bytes(rows, cols, scale),
+                            f"a {cols * scale} x {rows * scale} picture of a {rows} x {cols} "
+                            "table", _HOW_TO_RAISE)
+
+
+def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int = 1,
+                memory_limit: int | str | None = None) -> Image:
     """A picture of a table, each value a colour: the nim-multiplication table's
     self-similar pattern.  Needs Pillow (``pip install 'nimbers[plot]'``).
 
@@ -433,6 +554,10 @@ def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int =
         Also save the picture there, as PNG.
     scale : int, default 1
         Repeat each cell scale x scale times (for small tables).
+    memory_limit : int or str, optional
+        The most bytes the picture may take (about 10 bytes a pixel), e.g. ``"16G"``; by
+        default the memory cap of :mod:`nimbers._limits` (``NIMBERS_MEMORY_LIMIT``, else a
+        quarter of physical memory).
 
     Returns
     -------
@@ -442,7 +567,8 @@ def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int =
     Raises
     ------
     ValueError
-        For an empty or not 2-D table, or a scale that is not a positive int.
+        For an empty or not 2-D table, a scale that is not a positive int, or a picture over
+        the memory cap (refused before anything is allocated).
     ImportError
         Without Pillow.
 
@@ -456,6 +582,7 @@ def table_image(t: Any, path: str | os.PathLike[str] | None = None, scale: int =
         raise ValueError("table_image needs a non-empty 2-D table")
     if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
         raise ValueError(f"scale must be a positive int, got {scale!r}")
+    check_image(t.shape[0], t.shape[1], scale, memory_limit=memory_limit)
     try:
         from PIL import Image
     except ImportError:

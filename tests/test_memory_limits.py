@@ -1,0 +1,101 @@
+"""Sizes a person types, under a real memory limit: each example runs in a subprocess whose
+address space is capped at 2 GiB (``RLIMIT_AS``, as ``ulimit -v`` sets it).  The process
+answers, streaming in bounded memory, or refuses at once with one line naming the size and
+how to go past the cap; it never dies of an allocation."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+resource = pytest.importorskip("resource")  # Unix only
+
+ADDRESS_SPACE = 2 * 1024**3
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+ENV.pop("NIMBERS_MEMORY_LIMIT", None)  # the default cap: derived from the limit below
+
+
+def _limit_address_space():
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def run_limited(argv, stdout, stdin=subprocess.DEVNULL):
+    """Runs argv under the limit; returns (status, stderr text, peak resident MiB)."""
+    with subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, env=ENV,
+                          preexec_fn=_limit_address_space) as process:
+        err = process.stderr.read().decode()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, err, usage.ru_maxrss / 1024
+
+
+def nimbers(*argv, stdout=subprocess.DEVNULL):
+    return run_limited([sys.executable, "-m", "nimbers", *argv], stdout)
+
+
+def python(code):
+    return run_limited([sys.executable, "-c", code], subprocess.PIPE)
+
+
+def assert_refused(status, err, *words):
+    assert status == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+
+
+def test_a_huge_table_picture_is_refused_at_once(tmp_path):
+    status, err, peak = nimbers("table", "16384", "--png", str(tmp_path / "t.png"))
+    assert_refused(status, err, "16384 x 16384", "memory cap", "NIMBERS_MEMORY_LIMIT")
+    assert not (tmp_path / "t.png").exists() and peak < 300
+
+
+@pytest.mark.parametrize("fmt", ["csv", "text"])
+def test_tables_stream_in_bounded_memory(fmt, tmp_path):
+    out = tmp_path / "table.txt"
+    with open(out, "w") as file:
+        status, err, peak = nimbers("table", "3000", "--format", fmt, stdout=file)
+    assert status == 0 and err == ""
+    assert out.stat().st_size > 3000 * 3000 * 2  # the whole table was written ...
+    assert peak < 200  # ... holding a few blocks of rows, not its 72 MB of values
+
+
+def test_a_table_of_16384_starts_streaming_under_the_limit():
+    """Built in memory, this table would need 2 GiB of values and its text 20 times that;
+    streamed, its first rows come out at once (the reader then stops: a quiet 141)."""
+    with subprocess.Popen([sys.executable, "-m", "nimbers", "table", "16384", "--format",
+                           "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+                          preexec_fn=_limit_address_space) as process:
+        lines = [process.stdout.readline() for _ in range(3)]
+        process.stdout.close()
+        err = process.stderr.read().decode()
+        process.wait()
+    assert lines[2].startswith(b"1,0,1,2,3,")
+    assert process.returncode == 141 and err == ""
+
+
+def test_explanations_of_4096_bit_products_answer_in_bounded_memory():
+    a = str(2**4096 - 1)
+    status, err, peak = nimbers("explain", a, a)
+    assert status == 0 and err == "" and peak < 300
+
+
+@pytest.mark.parametrize("code, words", [
+    ("from nimbers.tables import mul_table; mul_table(30000)",
+     ["30000 x 30000", "memory_limit="]),
+    ("from nimbers.tables import mul_table, table_image; table_image(mul_table(2048), "
+     "scale=16)", ["32768 x 32768 picture", "memory_limit="]),
+])
+def test_library_calls_refuse_with_a_value_error(code, words):
+    status, err, peak = python(
+        "import sys\ntry:\n    " + code + "\nexcept ValueError as e:\n"
+        "    print(e, file=sys.stderr); sys.exit(2)\n")
+    assert_refused(status, err, *words, "NIMBERS_MEMORY_LIMIT")
+    assert peak < 300
+
+
+def test_fifty_thousand_digit_numbers_under_the_limit():
+    status, err, _ = python("from nimbers import Nimber; a = '7' * 50_000; x = Nimber(a); "
+                            "assert str(x) == '*' + a and repr(x * 1) == f'Nimber({a})'")
+    assert status == 0, err
