@@ -6,6 +6,7 @@ how to go past the cap; it never dies of an allocation."""
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -20,14 +21,30 @@ def _limit_address_space():
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
+# Elsewhere the limit is set, and the peak measured, by a small Python process between the test and
+# the command: a child's ru_maxrss counts what its parent had resident when it forked (Linux
+# keeps the high-water mark across exec), and pytest itself may hold a gigabyte by then.
+_MEASURED = """
+import os, resource, subprocess, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+process = subprocess.Popen(sys.argv[3:])
+_, status, usage = os.wait4(process.pid, 0)
+with open(sys.argv[2], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
 def run_limited(argv, stdout, stdin=subprocess.DEVNULL):
     """Runs argv under the limit; returns (status, stderr text, peak resident MiB)."""
-    with subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, env=ENV,
-                          preexec_fn=_limit_address_space) as process:
-        err = process.stderr.read().decode()
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, err, usage.ru_maxrss / 1024
+    with tempfile.TemporaryDirectory() as scratch:
+        peak_file = os.path.join(scratch, "peak")
+        done = subprocess.run([sys.executable, "-c", _MEASURED, str(ADDRESS_SPACE), peak_file, *argv],
+                              stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, env=ENV)
+        with open(peak_file) as peak:
+            peak_kib = int(peak.read())
+    return done.returncode, done.stderr.decode(), peak_kib / 1024
 
 
 def nimbers(*argv, stdout=subprocess.DEVNULL):
