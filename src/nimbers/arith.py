@@ -231,16 +231,12 @@ def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
         return fast_outer(*args, **kwargs)
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if (result := outer_in_core(args, kwargs)) is not NotImplemented:
-            return result  # two numpy arrays: no conversion to make
         if lazy_method is not None and any(lazy.is_lazy(a) for a in args):
             return lazy_method(ufunc, *args, **kwargs)
-        converted = tuple((_operand if i == 0 else second)(a) if i < operand_count else a
-                          for i, a in enumerate(args))
-        if (fast_outer is not None and any(x is not y for x, y in zip(converted, args)) and
-                (result := outer_in_core(converted, kwargs)) is not NotImplemented):
-            return result  # lists made arrays
-        args = converted
+        args = tuple((_operand if i == 0 else second)(a) if i < operand_count else a
+                     for i, a in enumerate(args))  # numpy arrays pass through unchanged
+        if (result := outer_in_core(args, kwargs)) is not NotImplemented:
+            return result
         if name in ("accumulate", "reduceat") and args:
             first = args[0] if hasattr(args[0], "__array_ufunc__") else _sequence_operand(args[0])
             args = (lazy.unsigned_view(first),) + args[1:]
