@@ -721,8 +721,11 @@ static PyObject *new_outer(PyArrayObject *a, PyArrayObject *b, int typenum)
     int na = PyArray_NDIM(a), nb = PyArray_NDIM(b);
     if (na + nb > NPY_MAXDIMS)
         return NULL;
-    memcpy(dims, PyArray_DIMS(a), (size_t)na * sizeof(npy_intp));
-    memcpy(dims + na, PyArray_DIMS(b), (size_t)nb * sizeof(npy_intp));
+    /* element by element: a 0-d operand may have no dimensions array at all (NULL) */
+    for (int i = 0; i < na; i++)
+        dims[i] = PyArray_DIM(a, i);
+    for (int i = 0; i < nb; i++)
+        dims[na + i] = PyArray_DIM(b, i);
     return PyArray_SimpleNew(na + nb, dims, typenum);
 }
 
