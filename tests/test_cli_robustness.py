@@ -54,6 +54,23 @@ def test_full_output_of_a_streamed_table():
     assert_one_clean_line(done.stderr.decode())
 
 
+@unix_only
+@pytest.mark.parametrize("argv", [["--help"], ["mul", "--help"], ["--version"]])
+def test_help_on_a_full_output_fails_like_any_output(argv):
+    # argparse ignores a failed write of its help: the status would be 0 for nothing printed
+    with open("/dev/full", "wb") as full:
+        done = nimbers(*argv, stdout=full)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "No space left" in err
+    assert_one_clean_line(err)
+
+
+def test_help_on_a_closed_output_is_one_line_not_the_help_on_stderr():
+    statuses, _, err = shell("nimbers --help >&-")
+    assert statuses == [1] and "standard output is closed" in err
+    assert_one_clean_line(err)
+
+
 def test_closed_output_is_one_line_and_status_1():
     statuses, _, err = shell("nimbers mul 5 11 >&-")
     assert statuses == [1] and "standard output is closed" in err

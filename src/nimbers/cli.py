@@ -26,12 +26,15 @@ import json
 import os
 import sys
 import warnings
-from typing import IO, Any, Callable, Iterator, NoReturn, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
 import numpy as np
 
 from . import _startup
 from ._digits import from_decimal, to_decimal
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["main", "build_parser", "parse_nimber", "parse_int", "read_matrix", "UsageError"]
 
@@ -272,6 +275,18 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: {message} (try: {self.prog} --help)\n")
         raise SystemExit(EXIT_USAGE)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse ignores a failed write; the help on a full or closed standard output must
+        # end like any other output there (one line, status 1), not with status 0.
+        if file is not None and file is not sys.stdout:  # stderr, argparse's way
+            super()._print_message(message, file)
+            return
+        if message:
+            with _output_errors():
+                if file is None:
+                    raise _StreamError("standard output is closed")
+                file.write(message)
 
 
 Runner = Callable[[argparse.Namespace], "str | None"]
