@@ -82,3 +82,20 @@ def test_bad_arguments(args, exc):
         lexicode(5, 3, method="nope")
     with pytest.raises(ValueError):
         lexicode(6, 3, base=8).generator_matrix()
+
+
+def test_a_game_too_big_for_memory_is_refused_at_once():
+    # n = 64, d = 20: Hamming's bound forces 2^33 or more reachable sums; refused before any
+    # set is built (it ran 40 s to 11 GB before the check)
+    with pytest.raises(ValueError, match="Hamming's bound.*memory cap"):
+        digit_values(64, 20)
+    with pytest.raises(ValueError, match="memory cap"):
+        lexicode(64, 20)
+
+
+def test_the_sets_are_checked_as_they_grow():
+    # under a small cap, the growing sets of one game are refused on the way, not at the end
+    from nimbers._limits import memory_limit
+    with memory_limit("1M"), pytest.raises(ValueError, match="lexicode game .n = 24, d = 8"):
+        digit_values(24, 8)
+    assert len(digit_values(24, 8)) == 24

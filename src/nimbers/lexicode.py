@@ -30,6 +30,7 @@ GF(2)-linear map, found without looking at most words.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ._gf2 import XorBasis
+from ._limits import check_bytes
 
 __all__ = ["Lexicode", "lexicode", "digit_values"]
 
@@ -185,6 +187,7 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
     values: list[list[int]] = []
     if d == 1:  # no move at all: every word has value 0
         return [[0] * base for _ in range(n)]
+    _check_sphere(n, d, base)
     # reach[c]: the nim-sums of the values of exactly c non-zero digits at distinct
     # positions to the right of the current one
     reach: list[set[int]] = [{0}] + [set() for _ in range(d - 2)]
@@ -198,9 +201,40 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
                 g += 1
             row.append(g)
         values.append(row)
+        _check_reach(reach, row, n, d)
         for c in range(d - 2, 0, -1):
             reach[c] |= {s ^ v for s in reach[c - 1] for v in row[1:]}
     return values
+
+
+#: bytes a reachable nim-sum costs in a Python set of ints (the int, its slot, the spare room)
+_BYTES_PER_SUM = 100
+
+
+def _check_sphere(n: int, d: int, base: int) -> None:
+    """Refuses at once what the Hamming bound proves too big.  The digit values span the
+    code's check space, of 2^b numbers with 2^b >= V, the words within (d-1)/2 of one word
+    (Hamming's bound); one value is then at least 2^(b-1), and a mex that large needs
+    2^(b-1) reachable sums, each digit adding at most base of them: at least V / (2 base)."""
+    t = (d - 1) // 2
+    ball = sum(math.comb(n, i) * (base - 1) ** i for i in range(t + 1))
+    check_bytes(ball // (2 * base) * _BYTES_PER_SUM,
+                f"the reachable nim-sums of the lexicode game (n = {n}, d = {d}, at least "
+                f"{ball // (2 * base):,} of them by Hamming's bound)",
+                "ask for a shorter length or a smaller distance,")
+
+
+def _check_reach(reach: list[set[int]], row: list[int], n: int, d: int) -> None:
+    """Refuses before the sets of reachable nim-sums outgrow the memory cap: each can grow
+    by the product of its neighbour's size and the new digit values, but never past the
+    2^k numbers below the largest value's next power of 2."""
+    top = max((max(r) for r in reach if r), default=0) | max(row)
+    universe = 1 << top.bit_length()
+    bound = sum(min(universe, len(reach[c]) + len(reach[c - 1]) * (len(row) - 1))
+                for c in range(1, len(reach)))
+    check_bytes(2 * bound * _BYTES_PER_SUM,  # the sets and their union for the next digit
+                f"the reachable nim-sums of the lexicode game (n = {n}, d = {d})",
+                "ask for a shorter length or a smaller distance,")
 
 
 def _by_game(n: int, d: int, base: int) -> np.ndarray:
