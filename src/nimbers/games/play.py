@@ -36,7 +36,8 @@ from .tartan import Tartan, rugs, tartan, turning_corners
 from .turning import NAMED_GAMES, TurningGame, named_game
 from .vocabulary import Ruleset
 
-__all__ = ["play", "setup_game", "GamePlay", "NimPlay", "HeapPlay", "TurningPlay", "BoardPlay"]
+__all__ = ["play", "setup_game", "say_heap_move", "GamePlay", "NimPlay", "HeapPlay",
+           "TurningPlay", "BoardPlay"]
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -190,13 +191,18 @@ class GamePlay:
     def _any_move(self, position: Any) -> Any:
         raise NotImplementedError
 
-    def computer(self, position: Any) -> tuple[str, Any]:
+    def computer_move(self, position: Any) -> tuple[Any, Any]:
         """The computer's move: a winning one when there is one, else any legal move (and
-        hope).  Returns how it is said and the position after it."""
+        hope).  Returns the move (as ``describe`` takes it) and the position after it."""
         move = self.ruleset.winning_move(position, misere=self.misere)
         if move is None:
             move = self._any_move(position)
-        return self.describe(move, position), self._apply(move, position)
+        return move, self._apply(move, position)
+
+    def computer(self, position: Any) -> tuple[str, Any]:
+        """The computer's move, said as ``describe`` says it, and the position after it."""
+        move, after = self.computer_move(position)
+        return self.describe(move, position), after
 
     def hint(self, position: Any) -> str:
         """The position's value (its misère value under misère play) and a winning move, or
@@ -312,6 +318,44 @@ def _said(left: Sequence[int]) -> str:
     return " and ".join(str(h) for h in left)
 
 
+def say_heap_move(index: int, take: int, left: Sequence[int], word: str = "heap",
+                  size: int | None = None, unit: tuple[str, str] = ("token", "tokens")) -> str:
+    """A move on heaps (or piles) in words: what is taken from which heap, and what is left
+    in its place.  The one phrasing of such moves, for the terminal and the web playground.
+
+    Parameters
+    ----------
+    index : int
+        The heap moved, numbered from 0.
+    take : int
+        Tokens taken; 0 for a move that only splits the heap (Grundy's game).
+    left : sequence of int
+        The heaps left in its place (empty: nothing).
+    word : str
+        What a heap is called ("heap", or "pile" in Nim).
+    size : int, optional
+        The heap's size before the move, said after its number when given (the web page,
+        whose heaps are not numbered on screen).
+    unit : (str, str)
+        What the size counts, singular and plural.
+
+    Returns
+    -------
+    str
+
+    >>> say_heap_move(1, 2, (3, 2))
+    'take 2 from heap 1, leaving 3 and 2'
+    >>> say_heap_move(0, 1, (2,), word="pile", size=3, unit=("stone", "stones"))
+    'take 1 from pile 0 (3 stones), leaving 2'
+    >>> say_heap_move(0, 0, (3, 4), size=7)
+    'split heap 0 (7 tokens) into 3 and 4'
+    """
+    heap = f"{word} {index}" + ("" if size is None else f" ({_count(size, *unit)})")
+    if take == 0:
+        return f"split {heap} into {_said(left)}"
+    return f"take {take} from {heap}, leaving {_said(left)}"
+
+
 class _HeapNotation(GamePlay):
     """Reading and saying moves on heaps; a subclass lists a heap's moves (tokens taken,
     the heaps left) in ``_heap_moves``."""
@@ -338,15 +382,25 @@ class _HeapNotation(GamePlay):
         i, _, left = move
         return list(heaps[:i]) + list(left) + list(heaps[i + 1:])
 
-    def describe(self, move: Any, heaps: Sequence[int]) -> str:
+    def _as_triple(self, move: Any) -> tuple[int, int, tuple[int, ...]]:
+        """(heap, tokens taken, heaps left) from a move as the ruleset gives it."""
         i, k, left = move
-        w = self.word
+        return int(i), int(k), tuple(left)
+
+    def say(self, move: Any, heaps: Sequence[int], size: bool = False) -> str:
+        """A move in words (:func:`say_heap_move`), with the heap's size when asked."""
+        i, k, left = self._as_triple(move)
+        return say_heap_move(i, k, left, self.word, heaps[i] if size else None, self.unit)
+
+    def describe(self, move: Any, heaps: Sequence[int]) -> str:
+        i, k, left = self._as_triple(move)
         if k == 0:
-            return f"split {w} {i} into {_said(left)} ({i} -> {' '.join(map(str, left))})"
-        typed = f"{i}:{k}"
-        if self._ambiguous(heaps[i], k):
-            typed += " -> " + (" ".join(map(str, left)) if left else "0")
-        return f"take {k} from {w} {i}, leaving {_said(left)} ({typed})"
+            typed = f"{i} -> {' '.join(map(str, left))}"
+        else:
+            typed = f"{i}:{k}"
+            if self._ambiguous(heaps[i], k):
+                typed += " -> " + (" ".join(map(str, left)) if left else "0")
+        return f"{self.say(move, heaps)} ({typed})"
 
     def _ambiguous(self, heap: int, take: int) -> bool:
         return len({left for k, left in self._heap_moves(heap) if k == take}) > 1
@@ -431,21 +485,17 @@ class NimPlay(_HeapNotation):
     def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
         return [(k, (heap - k,) if heap > k else ()) for k in range(1, heap + 1)]
 
-    def computer(self, piles: Any) -> tuple[str, Any]:
+    def computer_move(self, piles: Any) -> tuple[Any, Any]:
         move = self.ruleset.winning_move(piles, misere=self.misere)
         if move is None:  # lost: take one stone from the largest pile, and hope
             i = max(range(len(piles)), key=lambda j: piles[j])
             move = Move(i, 1, piles[i] - 1)
-        return self.describe(move, piles), self._apply(move, piles)
+        return move, self._apply(move, piles)
 
     def _as_triple(self, move: Any) -> tuple[int, int, tuple[int, ...]]:
         if isinstance(move, Move):
             return move.pile, move.take, (move.new_size,) if move.new_size else ()
-        i, k, left = move
-        return int(i), int(k), tuple(left)
-
-    def describe(self, move: Any, piles: Sequence[int]) -> str:
-        return super().describe(self._as_triple(move), piles)
+        return super()._as_triple(move)
 
     def _apply(self, move: Any, piles: Sequence[int]) -> list[int]:
         # piles keep their places (an empty pile stays, as 0): the numbering never shifts
