@@ -62,7 +62,55 @@ def test_play_illegal_moves_are_one_line_each():
         "'0 -> 1 3' (the heaps left); type help for every form"]
 
 
+def _acrostic_moves(heads):
+    """Acrostic Twins from the definition: two coins of a row or a column, the later a head."""
+    return [tuple(sorted(set(heads) ^ {other, (a, b)})) for a, b in heads
+            for other in [(x, b) for x in range(a)] + [(a, y) for y in range(b)]]
+
+
+def test_play_acrostic_twins_from_stdin():
+    # 1:2 is worth 1 (+) 2 = 3; the hint's move leaves 1:1 (worth 0); the computer then
+    # turns 1:1 with 0:1 or with 1:0, and the last line answers either
+    r = nimbers("play", "acrostic-twins", "1:2",
+                stdin="help\nhint\n1:1 1:2\n0:0 0:1\n0:0 1:0\n")
+    assert r.returncode == 0, r.stderr
+    said = [x.split("your move> ")[-1] for x in r.stdout.splitlines()]
+    assert said[0].startswith("Acrostic Twins, normal play")
+    assert "value 3 (an N-position): a winning move is turn 1:1 and 1:2, in row 1 (1:1 1:2)" \
+        in said
+    assert any(x.startswith("A legal move here: turn") for x in said)
+    assert said[-2].startswith("no head can be turned, and the computer is to move")
+    assert said[-1] == "you win!"
+    assert [x for x in said if x.startswith("illegal move")] in (
+        [], ["illegal move: coin 0:1, the right one of the move, is a tail; heads: 1:0"])
+
+
+def test_play_misere_acrostic_twins_from_stdin():
+    r = nimbers("play", "acrostic-twins", "1:1", "--misere", stdin="hint\n0:1 1:1\n")
+    assert r.returncode == 0, r.stderr
+    assert misere_value(((1, 1),), _acrostic_moves) == 1 and \
+        misere_value(((0, 1),), _acrostic_moves) == 0  # the hinted move wins
+    assert "misère value 1 (an N-position): a winning move is turn 0:1 and 1:1" in r.stdout
+    assert "under misère play the player who cannot move wins" in r.stdout
+    assert r.stdout.rstrip().endswith("you win!")
+
+
+def test_play_acrostic_twins_illegal_moves_are_one_line_each():
+    r = nimbers("play", "acrostic-twins", "2:3", stdin="2:3\n1:1 2:3\n0:3 2:3 1:3\n0:0 0:3\nq\n")
+    said = [x.split("your move> ")[-1] for x in r.stdout.splitlines()]
+    assert [x for x in said if x.startswith("illegal move")] == [
+        "illegal move: a move of Acrostic Twins turns two coins, in one row or one column "
+        "(e.g. '1:2 1:5'); got 1",
+        "illegal move: coins 1:1 and 2:3 are in neither one row nor one column: a move of "
+        "Acrostic Twins turns two coins of one row or of one column",
+        "illegal move: a move of Acrostic Twins turns two coins, in one row or one column "
+        "(e.g. '1:2 1:5'); got 3",
+        "illegal move: coin 0:3, the right one of the move, is a tail; heads: 2:3"]
+
+
 @pytest.mark.parametrize("argv", [["play", "chess"], ["play", "nim", "x"],
+                                  ["play", "acrostic-twins", "4:4", "--misere"],
+                                  ["play", "acrostic-twins", "1:x"],
                                   ["play", "octal", "0.77"], ["play", "ruler", "HXT"],
                                   ["play", "kayles", "30", "30", "--misere"],
                                   ["heap", "kayles", "--heaps", "3,x"],

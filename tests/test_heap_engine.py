@@ -10,8 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from nimbers import _core
-from nimbers.games import heap as heap_module
+from nimbers import _core, _limits
 from nimbers.games.heap import HeapGame, grundy_game, octal_game, subtraction_game
 from oracle import heap_values
 
@@ -231,11 +230,27 @@ def test_save_and_resume(tmp_path):
 
 
 def test_refuses_what_memory_cannot_hold(monkeypatch):
-    monkeypatch.setattr(heap_module, "_available_memory", lambda: 1 << 20)
+    # 1 MiB free now: 10^8 one-byte values (95.4 MiB) are refused before they are allocated,
+    # whatever the cap, with the size, the memory there is and what to do instead
+    monkeypatch.setattr(_limits, "available_memory", lambda: 1 << 20)
     game = octal_game("0.77")
-    with pytest.raises(ValueError, match="GiB"):
+    with pytest.raises(ValueError) as refused:
+        game.nim_values(10**8)
+    message = str(refused.value)
+    assert "100,000,000 values" in message and "95.4 MiB" in message
+    assert "more than the 1.0 MiB of memory available now" in message
+    assert "prove a period" in message and "\n" not in message
+    assert game.nim_values(100).tolist()[:4] == [0, 1, 2, 3]  # small tables still answer
+
+
+def test_past_the_cap_the_message_says_how_to_raise_it():
+    game = octal_game("0.77")
+    game.memory_limit = "1M"
+    with pytest.raises(ValueError) as refused:
         game.nim_values(10**7)
-    assert game.nim_values(100).tolist()[:4] == [0, 1, 2, 3]
+    message = str(refused.value)
+    assert "10,000,000 values" in message and "over the memory cap of 1.0 MiB" in message
+    assert "memory_limit" in message and "NIMBERS_MEMORY_LIMIT" in message
 
 
 def test_bad_arguments():

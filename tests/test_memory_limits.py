@@ -121,3 +121,18 @@ def test_fifty_thousand_digit_numbers_under_the_limit():
     status, err, _ = python("from nimbers import Nimber; a = '7' * 50_000; x = Nimber(a); "
                             "assert str(x) == '*' + a and repr(x * 1) == f'Nimber({a})'")
     assert status == 0, err
+
+
+def test_a_raised_cap_cannot_make_memory_that_is_not_there(monkeypatch):
+    from nimbers import _limits
+    monkeypatch.setattr(_limits, "available_memory", lambda: 100 * 1024**2)
+    with _limits.memory_limit("1T"):
+        _limits.check_bytes(80 * 1024**2, "80 MiB of values", "pass memory_limit=")  # 9/10 fit
+        with pytest.raises(ValueError) as refused:
+            _limits.check_bytes(95 * 1024**2, "a table", "pass memory_limit=",
+                                instead="ask for a smaller table")
+    assert str(refused.value) == ("a table would need 95.0 MiB, more than the 100.0 MiB of "
+                                  "memory available now; ask for a smaller table")
+    # small allocations never read the system's figures (they are not worth a system call)
+    monkeypatch.setattr(_limits, "available_memory", lambda: 0)
+    _limits.check_bytes(_limits.AVAILABLE_CHECKED_FROM - 1, "a list", "pass memory_limit=")

@@ -10,7 +10,8 @@ import pytest
 
 from nimbers.games import heap_game_from_code, octal_game
 from nimbers.games.codes import HEAP_GAMES, game_key, heap_game_code
-from nimbers.games.play import BoardPlay, HeapPlay, NimPlay, TurningPlay, play, setup_game
+from nimbers.games.play import (AcrosticPlay, BoardPlay, HeapPlay, NimPlay, TurningPlay, play,
+                                say_heap_move, setup_game)
 
 from oracle import heap_moves_from_code, mex, misere_value
 
@@ -219,6 +220,50 @@ def test_misere_rugs_transcript():
         "you win!"]
 
 
+ACROSTIC_RULES = ("Acrostic Twins, {rule}. A move turns two coins in one row or one column; "
+                  "the right (or lower) one goes from heads to tails. Type help for the move "
+                  "forms, hint for a hint, q to quit.")
+
+
+def test_acrostic_twins_transcript():
+    # one head at 1:2: G = 1 (+) 2 = 3; turning 1:1 and 1:2 leaves 1:1, G = 0
+    result, text = transcript("acrostic-twins", ["1:2"],
+                              ["hint", "1:2", "0:0 1:2", "1:0 1:1", "1:1 1:2", "0:0 0:1"])
+    assert result == "human"
+    assert text.splitlines() == [
+        ACROSTIC_RULES.format(rule="normal play: whoever moves last wins"),
+        "    0 1 2", "  0 T T T", "  1 T T H",
+        "value 3 (an N-position): a winning move is turn 1:1 and 1:2, in row 1 (1:1 1:2)",
+        "illegal move: a move of Acrostic Twins turns two coins, in one row or one column "
+        "(e.g. '1:2 1:5'); got 1",
+        "illegal move: coins 0:0 and 1:2 are in neither one row nor one column: a move of "
+        "Acrostic Twins turns two coins of one row or of one column",
+        "illegal move: coin 1:1, the right one of the move, is a tail; heads: 1:2",
+        "    0 1 2", "  0 T T T", "  1 T H T",
+        "computer: turn 0:1 and 1:1, in column 1 (0:1 1:1)",   # every move loses: any one
+        "    0 1 2", "  0 T H T", "  1 T T T",
+        "    0 1 2", "  0 H T T", "  1 T T T",
+        "no head can be turned, and the computer is to move: under normal play the player who "
+        "cannot move loses.",
+        "you win!"]
+
+
+def test_misere_acrostic_twins_transcript():
+    # misère: 0:0 cannot move (the mover wins), so 0:1 is lost and 1:1 is won
+    result, text = transcript("acrostic-twins", ["1:1"], ["hint", "0:1 1:1"], misere=True)
+    assert result == "human"
+    assert text.splitlines() == [
+        ACROSTIC_RULES.format(rule="misère play: whoever moves last loses"),
+        "    0 1", "  0 T T", "  1 T H",
+        "misère value 1 (an N-position): a winning move is turn 0:1 and 1:1, in column 1 "
+        "(0:1 1:1)",
+        "    0 1", "  0 T H", "  1 T T",
+        "computer: turn 0:0 and 0:1, in row 0 (0:0 0:1)",
+        "    0 1", "  0 H T", "  1 T T",
+        "no head can be turned, and you are to move: " + MISERE_END,
+        "you win!"]
+
+
 def test_quit_end_of_input_and_interrupt():
     out = []
     assert play(NimPlay(), [3, 4], read=scripted(["q"]), write=out.append) == "quit"
@@ -262,6 +307,26 @@ def test_board_moves_by_corners_or_every_coin():
         rug.parse("0:1 1:2 2:2", heads)
     with pytest.raises(ValueError, match="row:column"):
         rug.parse("2 2", heads)
+
+
+@pytest.mark.parametrize("typed, reason", [
+    ("2:3", "turns two coins"), ("1:3 2:3 0:3", "turns two coins"),
+    ("1:1 2:3", "neither one row nor one column"), ("2:3 2:3", "typed twice"),
+    ("1:0 1:1", "is a tail"), ("0:2 2:2", "the lower one of the move, is a tail"),
+    ("2:9 2:3", "no coin 2:9"), ("two three", "row:column"), ("2:x 2:3", "row:column")])
+def test_every_illegal_acrostic_move_has_a_one_line_reason(typed, reason):
+    game, heads = setup_game("acrostic-twins", ["2:3", "1:3"])
+    with pytest.raises(ValueError, match=reason) as refused:
+        game.parse(typed, heads)
+    assert "\n" not in str(refused.value)
+
+
+def test_acrostic_moves_in_a_row_or_a_column_either_way_round():
+    game, heads = setup_game("Acrostic Twins", ["2:3", "1:3"])
+    assert isinstance(game, AcrosticPlay)
+    assert game.parse("2:0 2:3", heads) == game.parse("turn 2:3, 2:0", heads) == [(1, 3), (2, 0)]
+    assert game.parse("0:3 2:3", heads) == [(0, 3), (1, 3)]
+    assert game.parse("1:3 2:3", heads) == []
 
 
 def test_names_and_codes():
@@ -432,6 +497,56 @@ def test_turning_corners_hints_against_brute_force(misere):
                 w = misere_value(tuple(after), _corner_moves, cache) if misere else \
                     _normal(tuple(after), _corner_moves, normal)
                 assert w == 0
+
+
+def _acrostic_moves(heads):
+    """Acrostic Twins from the definition (Winning Ways ch. 14): two coins of one row or of
+    one column, the right or lower one a head."""
+    out = []
+    for a, b in heads:
+        for other in [(x, b) for x in range(a)] + [(a, y) for y in range(b)]:
+            out.append(tuple(sorted(set(heads) ^ {other, (a, b)})))
+    return out
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_acrostic_twins_hints_win_against_brute_force(misere):
+    cache = {}
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    for k in (1, 2, 3):
+        for heads in combinations(cells, k):
+            game = AcrosticPlay(setup_game("acrostic-twins", ["1:1"])[0].game, (3, 3), misere)
+            v = misere_value(heads, _acrostic_moves, cache) if misere else \
+                _normal(heads, _acrostic_moves, cache)
+            hint = game.hint(list(heads))
+            if not _acrostic_moves(heads):
+                assert hint == "no move is left"
+                continue
+            assert ("P-position" in hint) == (v == 0), (heads, hint)
+            if v == 0:
+                continue
+            # the move the hint says, typed as it says to type it, leaves a lost position
+            typed = hint[hint.rindex("(") + 1:-1]
+            after = game.parse(typed, list(heads))
+            assert tuple(after) in _acrostic_moves(heads)
+            w = misere_value(tuple(after), _acrostic_moves, cache) if misere else \
+                _normal(tuple(after), _acrostic_moves, cache)
+            assert w == 0, (heads, hint)
+            assert game.ruleset.is_losing(after, misere=misere)  # the engine agrees
+            assert game.verdict(after)[0] == 0
+
+
+def test_one_phrasing_for_heap_moves():
+    # the terminal's words are the web's (nimbers.web.api), which add the heap's size
+    said = say_heap_move(1, 2, (2, 3))
+    assert said == "take 2 from heap 1, leaving 2 and 3"
+    assert HeapPlay(octal_game("4.07")).describe((1, 2, (2, 3)), [1, 7]) == \
+        said + " (1:2 -> 2 3)"
+    assert say_heap_move(1, 2, (2, 3), size=7) == "take 2 from heap 1 (7 tokens), leaving 2 and 3"
+    assert say_heap_move(0, 1, (), word="pile", size=1, unit=("stone", "stones")) == \
+        "take 1 from pile 0 (1 stone), leaving nothing"
+    assert NimPlay().say((0, 3, (2,)), [5], size=True) == "take 3 from pile 0 (5 stones), leaving 2"
+    assert say_heap_move(0, 0, (3, 4)) == "split heap 0 into 3 and 4"
 
 
 def test_web_playground_calls_still_work():

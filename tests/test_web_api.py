@@ -172,6 +172,31 @@ def test_heap_games(server):
     assert ok(server, "/api/heap/hint", game="S(1,3,4)", heaps="7")["values"] == [0]
 
 
+def test_moves_are_said_as_the_terminal_says_them_with_the_heaps_size(server):
+    # one phrasing (nimbers.games.play.say_heap_move) for hints, options, moves and replies
+    hint = ok(server, "/api/heap/hint", game="kayles", heaps="3,4")["moves"][0]
+    assert hint["text"] == "take 2 from heap 0 (3 tokens), leaving 1"
+    opts = ok(server, "/api/heap/options", game="kayles", heaps="3,4", heap=0)["options"]
+    assert hint["text"] in {o["text"] for o in opts}  # the page finds the hinted option by it
+    assert "take 1 from heap 0 (3 tokens), leaving 1 and 1" in {o["text"] for o in opts}
+    m = ok(server, "/api/heap/move", game="kayles", heaps="3,4", heap=1, take=1, leave="3")
+    assert m["text"] == "take 1 from heap 1 (4 tokens), leaving 3"
+    reply = ok(server, "/api/heap/reply", game="dawsons-kayles", heaps="1,5")
+    left = reply["position"][1:]  # heap 0 (one token) cannot move in Dawson's Kayles
+    assert reply["text"] == ("take 2 from heap 1 (5 tokens), leaving "
+                             + (" and ".join(map(str, left)) or "nothing"))
+    split = ok(server, "/api/heap/reply", game="grundy", heaps="7")
+    assert split["text"] == "split heap 0 (7 tokens) into " + " and ".join(
+        map(str, split["position"]))
+    nim_hint = ok(server, "/api/nim/hint", piles="10,11,4")["moves"][0]
+    assert nim_hint["text"] == "take 3 from pile 2 (4 stones), leaving 1"
+    assert ok(server, "/api/nim/move", piles="3,5", pile=1, take=5)["text"] == \
+        "take 5 from pile 1 (5 stones), leaving nothing"
+    nim_reply = ok(server, "/api/nim/reply", piles="1,4")
+    assert nim_reply["position"] == [1, 1]
+    assert nim_reply["text"] == "take 3 from pile 1 (4 stones), leaving 1"
+
+
 def test_turning_games(server):
     r = ok(server, "/api/turning/hint", game="mocking-turtles", row="THHTTHTH")
     assert r["values"][:4] == ["1", "2", "4", "7"]

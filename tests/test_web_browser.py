@@ -212,7 +212,7 @@ def test_a_kayles_move_and_a_coin_turning_move(browser, server):
     open_page(browser, server, "play")
     _new_game(browser, "heap", **{"play-heap-game": "kayles", "play-heaps": "3 4"})
     move = _hinted_move(browser)  # Kayles 3 + 4: values 3 and 1; take 2 from the 3, leave 1
-    assert move["text"] == "take 2 from heap 0 (3), leaving 1"
+    assert move["text"] == "take 2 from heap 0 (3 tokens), leaving 1"
     browser.find_element(By.CSS_SELECTOR, '.heap[data-heap="0"]').click()
     WebDriverWait(browser, 15).until(
         EC.presence_of_element_located((By.CSS_SELECTOR, "#play-options .option")))

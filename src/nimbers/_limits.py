@@ -12,6 +12,11 @@ it.  The cap is, in order of precedence:
 3. a quarter of physical memory, and never more than half of an address-space limit set
    with ``ulimit -v`` / ``resource.setrlimit(RLIMIT_AS)``.
 
+Whatever the cap, a large allocation (:data:`AVAILABLE_CHECKED_FROM` bytes or more) is also
+refused when it would take more than nine tenths of the memory available now (Linux's
+``MemAvailable``), since it would then swap or be killed: a cap raised on purpose cannot make
+memory that is not there.
+
 >>> parse_size("2G") == 2 * 1024**3
 True
 >>> with memory_limit(1000):
@@ -29,7 +34,8 @@ import os
 import re
 from typing import Iterator
 
-__all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes"]
+__all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes",
+           "available_memory"]
 
 #: the environment variable that sets the cap
 ENV = "NIMBERS_MEMORY_LIMIT"
@@ -37,6 +43,11 @@ ENV = "NIMBERS_MEMORY_LIMIT"
 PHYSICAL_FRACTION = 4
 #: assumed physical memory where the system cannot say (sysconf missing, e.g. Windows)
 FALLBACK_PHYSICAL = 8 * 1024**3
+#: allocations from this size on are checked against the memory available now too; smaller
+#: ones cannot exhaust a machine that runs Python, and are not worth reading /proc for
+AVAILABLE_CHECKED_FROM = 64 * 1024**2
+#: the part of the available memory one allocation may take (the rest of the process grows too)
+AVAILABLE_FRACTION = 0.9
 
 _override: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "nimbers_memory_limit", default=None)
@@ -74,6 +85,27 @@ def _address_space_limit() -> int | None:
         return None
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return None if soft == resource.RLIM_INFINITY or soft <= 0 else int(soft)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux: ``MemAvailable`` of /proc/meminfo, elsewhere
+    the free physical pages), or None when the system cannot say.
+
+    >>> free = available_memory()
+    >>> free is None or free > 0
+    True
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024  # given in KiB
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def memory_cap() -> int:
@@ -122,8 +154,10 @@ def describe_bytes(nbytes: float) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def check_bytes(nbytes: int, what: str, how_to_raise: str) -> None:
-    """Refuse at once when ``what`` would need more than :func:`memory_cap` bytes.
+def check_bytes(nbytes: int, what: str, how_to_raise: str,
+                instead: str = "ask for less") -> None:
+    """Refuse at once when ``what`` would need more than :func:`memory_cap` bytes, or (from
+    :data:`AVAILABLE_CHECKED_FROM` bytes on) more than the memory available now.
 
     Parameters
     ----------
@@ -134,11 +168,14 @@ def check_bytes(nbytes: int, what: str, how_to_raise: str) -> None:
     how_to_raise : str
         How to go past the cap in this function ("pass memory_limit='32G'"); the message
         adds the environment variable.
+    instead : str
+        What to do when the memory is not there, whatever the cap ("ask for less").
 
     Raises
     ------
     ValueError
-        One line: the size, the cap, and how to raise it.
+        One line: the size, the cap or the memory available, and how to go past it or what
+        to do instead.
 
     >>> check_bytes(100, "a tiny list", "pass memory_limit=")     # under the cap: nothing
     """
@@ -147,6 +184,12 @@ def check_bytes(nbytes: int, what: str, how_to_raise: str) -> None:
         raise ValueError(f"{what} would need {describe_bytes(nbytes)}, over the memory cap of "
                          f"{describe_bytes(cap)}; {how_to_raise} or set {ENV} (bytes, or with "
                          "a K/M/G suffix) to go past it")
+    if nbytes < AVAILABLE_CHECKED_FROM:
+        return
+    available = available_memory()
+    if available is not None and nbytes > available * AVAILABLE_FRACTION:
+        raise ValueError(f"{what} would need {describe_bytes(nbytes)}, more than the "
+                         f"{describe_bytes(available)} of memory available now; {instead}")
 
 
 @contextlib.contextmanager

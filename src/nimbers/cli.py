@@ -824,14 +824,16 @@ def game_commands(commands: _Commands) -> None:
         "Play a game against a perfect opponent, in the literature's words. Moves: on heaps "
         "'take 2 from heap 1' or '1:2' (add '-> 1 3' for the heaps left when a split could "
         "differ), or '0 -> 1 3'; on a row of coins the coins turned, 'turn 2 3 4'; on a board "
-        "two opposite corners of the rectangle, '1:2 3:5'. While playing: help (the forms, "
-        "with a move legal now), hint (the value and a winning move), q (quit).")
+        "two opposite corners of the rectangle, '1:2 3:5', or in Acrostic Twins the two coins "
+        "of a row or a column, '1:2 1:5'. --misere plays every game under the misère rule "
+        "(searched: small positions only, e.g. boards of at most 16 coins). While playing: help (the forms, with a "
+        "move legal now), hint (the value and a winning move), q (quit).")
     p.add_argument("game", metavar="GAME",
                    help="nim; a heap game: kayles, dawsons-kayles, \"dawson's chess\", guiles, "
                         "treblecross, officers, grundy, or a code like 0.77; a row of coins: "
                         "ruler, mocking-turtles, turning-turtles, twins, motley, ..., or a code "
-                        "like 1-3; a board: turning-corners, rugs, or 'A x B' (e.g. "
-                        "'ruler x twins')")
+                        "like 1-3; a board: turning-corners, rugs, 'A x B' (the Tartan "
+                        "product, e.g. 'ruler x twins') or acrostic-twins")
     p.add_argument("setup", nargs="*", metavar="POSITION",
                    help="pile or heap sizes (e.g. 3 5 7, the default), a row of H and T "
                         "(e.g. THHTH) or heads on a board as row:column (e.g. 1:2 3:5)")

@@ -912,30 +912,12 @@ def _count(n: Any) -> int:
     return int(n)
 
 
-def _available_memory() -> int | None:
-    """Bytes of memory available now (Linux: MemAvailable), or None when unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def _check_memory(nbytes: int, what: str) -> None:
-    """Refuses past the memory cap (:mod:`nimbers._limits`), or past the memory free now."""
+    """Refuses past the memory cap or the memory available now (:mod:`nimbers._limits`)."""
     check_bytes(nbytes, what, "set the game's memory_limit (bytes, or '16G'), or prove a "
-                "period (period()) to answer any heap size from it,")
-    available = _available_memory()
-    if available is not None and nbytes > available * 0.9:
-        raise ValueError(f"{what} need {nbytes / 2**30:.1f} GiB, more than the "
-                         f"{available / 2**30:.1f} GiB of memory available: ask for fewer, or "
-                         "prove a period (period()) to answer any heap size from it")
+                "period (period()) to answer any heap size from it,",
+                instead="ask for fewer, or prove a period (period()) to answer any heap size "
+                "from it")
 
 
 def _heaps(position: Any) -> list[int]:

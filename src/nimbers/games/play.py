@@ -1,9 +1,9 @@
 """Playing a game against the computer in a terminal, in the literature's words.
 
 The loop shows the position, reads a move typed as the literature writes it ("take 2 from
-heap 3", "3:2", the coins turned, the corners of a rectangle), rejects an illegal or
-malformed one with a one-line reason saying what is legal, answers with a perfect move and,
-at the end, says who won and why.  ``help`` prints the move forms with an example from the
+heap 3", "3:2", the coins turned, the corners of a rectangle, two coins of a row), rejects
+an illegal or malformed one with a one-line reason saying what is legal, answers with a
+perfect move and, at the end, says who won and why.  ``help`` prints the move forms with an example from the
 position on the board, ``hint`` the position's value and a winning move, ``q`` (or the end
 of input, or Ctrl-C) quits.  Every game is played under the normal rule (whoever moves last
 wins) or the misère rule (whoever moves last loses; Winning Ways ch. 13).
@@ -32,11 +32,12 @@ from .codes import GRUNDY_NAMES, HEAP_GAMES, game_key, heap_game_name
 from .heap import HeapGame, heap_game_from_code
 from .nim import Move, Nim
 from .positions import heads_2d, heads_of
-from .tartan import Tartan, rugs, tartan, turning_corners
+from .tartan import AcrosticTwins, Tartan, acrostic_twins, rugs, tartan, turning_corners
 from .turning import NAMED_GAMES, TurningGame, named_game
 from .vocabulary import Ruleset
 
-__all__ = ["play", "setup_game", "GamePlay", "NimPlay", "HeapPlay", "TurningPlay", "BoardPlay"]
+__all__ = ["play", "setup_game", "say_heap_move", "GamePlay", "NimPlay", "HeapPlay",
+           "TurningPlay", "BoardPlay", "AcrosticPlay"]
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -190,13 +191,18 @@ class GamePlay:
     def _any_move(self, position: Any) -> Any:
         raise NotImplementedError
 
-    def computer(self, position: Any) -> tuple[str, Any]:
+    def computer_move(self, position: Any) -> tuple[Any, Any]:
         """The computer's move: a winning one when there is one, else any legal move (and
-        hope).  Returns how it is said and the position after it."""
+        hope).  Returns the move (as ``describe`` takes it) and the position after it."""
         move = self.ruleset.winning_move(position, misere=self.misere)
         if move is None:
             move = self._any_move(position)
-        return self.describe(move, position), self._apply(move, position)
+        return move, self._apply(move, position)
+
+    def computer(self, position: Any) -> tuple[str, Any]:
+        """The computer's move, said as ``describe`` says it, and the position after it."""
+        move, after = self.computer_move(position)
+        return self.describe(move, position), after
 
     def hint(self, position: Any) -> str:
         """The position's value (its misère value under misère play) and a winning move, or
@@ -312,6 +318,44 @@ def _said(left: Sequence[int]) -> str:
     return " and ".join(str(h) for h in left)
 
 
+def say_heap_move(index: int, take: int, left: Sequence[int], word: str = "heap",
+                  size: int | None = None, unit: tuple[str, str] = ("token", "tokens")) -> str:
+    """A move on heaps (or piles) in words: what is taken from which heap, and what is left
+    in its place.  The one phrasing of such moves, for the terminal and the web playground.
+
+    Parameters
+    ----------
+    index : int
+        The heap moved, numbered from 0.
+    take : int
+        Tokens taken; 0 for a move that only splits the heap (Grundy's game).
+    left : sequence of int
+        The heaps left in its place (empty: nothing).
+    word : str
+        What a heap is called ("heap", or "pile" in Nim).
+    size : int, optional
+        The heap's size before the move, said after its number when given (the web page,
+        whose heaps are not numbered on screen).
+    unit : (str, str)
+        What the size counts, singular and plural.
+
+    Returns
+    -------
+    str
+
+    >>> say_heap_move(1, 2, (3, 2))
+    'take 2 from heap 1, leaving 3 and 2'
+    >>> say_heap_move(0, 1, (2,), word="pile", size=3, unit=("stone", "stones"))
+    'take 1 from pile 0 (3 stones), leaving 2'
+    >>> say_heap_move(0, 0, (3, 4), size=7)
+    'split heap 0 (7 tokens) into 3 and 4'
+    """
+    heap = f"{word} {index}" + ("" if size is None else f" ({_count(size, *unit)})")
+    if take == 0:
+        return f"split {heap} into {_said(left)}"
+    return f"take {take} from {heap}, leaving {_said(left)}"
+
+
 class _HeapNotation(GamePlay):
     """Reading and saying moves on heaps; a subclass lists a heap's moves (tokens taken,
     the heaps left) in ``_heap_moves``."""
@@ -338,15 +382,25 @@ class _HeapNotation(GamePlay):
         i, _, left = move
         return list(heaps[:i]) + list(left) + list(heaps[i + 1:])
 
-    def describe(self, move: Any, heaps: Sequence[int]) -> str:
+    def _as_triple(self, move: Any) -> tuple[int, int, tuple[int, ...]]:
+        """(heap, tokens taken, heaps left) from a move as the ruleset gives it."""
         i, k, left = move
-        w = self.word
+        return int(i), int(k), tuple(left)
+
+    def say(self, move: Any, heaps: Sequence[int], size: bool = False) -> str:
+        """A move in words (:func:`say_heap_move`), with the heap's size when asked."""
+        i, k, left = self._as_triple(move)
+        return say_heap_move(i, k, left, self.word, heaps[i] if size else None, self.unit)
+
+    def describe(self, move: Any, heaps: Sequence[int]) -> str:
+        i, k, left = self._as_triple(move)
         if k == 0:
-            return f"split {w} {i} into {_said(left)} ({i} -> {' '.join(map(str, left))})"
-        typed = f"{i}:{k}"
-        if self._ambiguous(heaps[i], k):
-            typed += " -> " + (" ".join(map(str, left)) if left else "0")
-        return f"take {k} from {w} {i}, leaving {_said(left)} ({typed})"
+            typed = f"{i} -> {' '.join(map(str, left))}"
+        else:
+            typed = f"{i}:{k}"
+            if self._ambiguous(heaps[i], k):
+                typed += " -> " + (" ".join(map(str, left)) if left else "0")
+        return f"{self.say(move, heaps)} ({typed})"
 
     def _ambiguous(self, heap: int, take: int) -> bool:
         return len({left for k, left in self._heap_moves(heap) if k == take}) > 1
@@ -431,21 +485,17 @@ class NimPlay(_HeapNotation):
     def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
         return [(k, (heap - k,) if heap > k else ()) for k in range(1, heap + 1)]
 
-    def computer(self, piles: Any) -> tuple[str, Any]:
+    def computer_move(self, piles: Any) -> tuple[Any, Any]:
         move = self.ruleset.winning_move(piles, misere=self.misere)
         if move is None:  # lost: take one stone from the largest pile, and hope
             i = max(range(len(piles)), key=lambda j: piles[j])
             move = Move(i, 1, piles[i] - 1)
-        return self.describe(move, piles), self._apply(move, piles)
+        return move, self._apply(move, piles)
 
     def _as_triple(self, move: Any) -> tuple[int, int, tuple[int, ...]]:
         if isinstance(move, Move):
             return move.pile, move.take, (move.new_size,) if move.new_size else ()
-        i, k, left = move
-        return int(i), int(k), tuple(left)
-
-    def describe(self, move: Any, piles: Sequence[int]) -> str:
-        return super().describe(self._as_triple(move), piles)
+        return super()._as_triple(move)
 
     def _apply(self, move: Any, piles: Sequence[int]) -> list[int]:
         # piles keep their places (an empty pile stays, as 0): the numbering never shifts
@@ -579,34 +629,24 @@ class TurningPlay(GamePlay):
         raise ValueError("no move is left")
 
 
-# ---- a board of coins: Tartan products --------------------------------------------------------
+# ---- a board of coins: Tartan products and Acrostic Twins -------------------------------------
+
+_BOARD_WORDS = ("turn", "corners", "coins", "coin")
+_BOARD_ORIENTATION = "row:column, both from 0; row 0 at the top, column 0 on the left"
 
 
-class BoardPlay(GamePlay):
-    """A Tartan product on a board (:class:`.Tartan`: Turning Corners, Rugs, A x B): a move
-    turns the coins R x C of a row move R and a column move C, the bottom-right one a head.
-    It is typed as those coins, or as two opposite corners of their rectangle when that
-    says which move is meant (always for Turning Corners and Rugs).
-
-    >>> BoardPlay(turning_corners(), (4, 6)).parse("1:2 3:5", [(3, 5)])
-    [(1, 2), (1, 5), (3, 2)]
-    """
+class _Board(GamePlay):
+    """A game on a board of coins: shown as a grid of H and T, moves typed as the coins
+    row:column; a subclass reads which coins a typed move turns (``parse``)."""
 
     stuck = "no head can be turned"
-    forms = ("Moves (row:column, both from 0; row 0 at the top, column 0 on the left):\n"
-             "  1:2 3:5              two opposite corners of the rectangle; the bottom-right "
-             "one is a head\n"
-             "  1:2 1:5 3:2 3:5      or every coin turned (rows x columns of the factors' moves)")
+    #: a move, typed, for the messages
+    example = "1:2 3:5"
 
-    def __init__(self, game: Tartan, shape: tuple[int, int], misere: bool = False) -> None:
-        if len(game.factors) != 2:
-            raise ValueError("play on a board needs a product of two games")
+    def __init__(self, game: Any, shape: tuple[int, int], misere: bool = False) -> None:
         super().__init__(game, game.name, misere)
         self.game = game
         self.shape = (int(shape[0]), int(shape[1]))
-        rows, cols = (_turning_title(f) for f in game.factors)
-        self.how = (f"A move turns the coins of a rectangle: rows as {rows} turns coins, "
-                    f"columns as {cols}; its bottom-right coin goes from heads to tails.")
 
     def show(self, heads: Sequence[tuple[int, ...]]) -> str:
         hs = set(heads)
@@ -616,6 +656,68 @@ class BoardPlay(GamePlay):
                                                for c in range(self.shape[1]))
                          for r in range(self.shape[0])]
         return "\n".join(lines)
+
+    def _typed_coins(self, text: str) -> list[tuple[int, int]]:
+        """The coins typed, each once, on the board (ValueError with the reason)."""
+        words = [w for w in text.lower().replace(",", " ").replace(" and ", " ").split()
+                 if w not in _BOARD_WORDS]
+        if not words or any(":" not in w for w in words):
+            raise ValueError(f"{text!r} is not a move: type coins as row:column, e.g. "
+                             f"'{self.example}'")
+        coins: list[tuple[int, int]] = []
+        for w in words:
+            try:
+                (r, c), = heads_2d(w)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (e.g. '{self.example}')") from None
+            if (r, c) in coins:
+                raise ValueError(f"coin {r}:{c} is typed twice: a move turns each coin once")
+            coins.append((r, c))
+        rows, cols = self.shape
+        for r, c in coins:
+            if r >= rows or c >= cols:
+                raise ValueError(f"there is no coin {r}:{c}: rows 0 to {rows - 1}, columns 0 to "
+                                 f"{cols - 1}")
+        return coins
+
+    def _check_head(self, head: tuple[int, int], which: str,
+                    heads: Sequence[tuple[int, ...]]) -> None:
+        if head not in heads:
+            raise ValueError(f"coin {head[0]}:{head[1]}, the {which} of the move, is a tail; "
+                             "heads: " + (", ".join(f"{r}:{c}" for r, c in heads) or "none"))
+
+    def _apply(self, move: Any, heads: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        return sorted(set(heads) ^ {tuple(c) for c in move})
+
+    def _any_move(self, heads: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        for h in reversed(sorted(heads)):
+            for coins in self.game.move_sets(h):
+                return list(coins)
+        raise ValueError("no move is left")
+
+
+class BoardPlay(_Board):
+    """A Tartan product on a board (:class:`.Tartan`: Turning Corners, Rugs, A x B): a move
+    turns the coins R x C of a row move R and a column move C, the bottom-right one a head.
+    It is typed as those coins, or as two opposite corners of their rectangle when that
+    says which move is meant (always for Turning Corners and Rugs).
+
+    >>> BoardPlay(turning_corners(), (4, 6)).parse("1:2 3:5", [(3, 5)])
+    [(1, 2), (1, 5), (3, 2)]
+    """
+
+    forms = (f"Moves ({_BOARD_ORIENTATION}):\n"
+             "  1:2 3:5              two opposite corners of the rectangle; the bottom-right "
+             "one is a head\n"
+             "  1:2 1:5 3:2 3:5      or every coin turned (rows x columns of the factors' moves)")
+
+    def __init__(self, game: Tartan, shape: tuple[int, int], misere: bool = False) -> None:
+        if len(game.factors) != 2:
+            raise ValueError("play on a board needs a product of two games")
+        super().__init__(game, shape, misere)
+        rows, cols = (_turning_title(f) for f in game.factors)
+        self.how = (f"A move turns the coins of a rectangle: rows as {rows} turns coins, "
+                    f"columns as {cols}; its bottom-right coin goes from heads to tails.")
 
     def _axis_sets(self, axis: int, x: int) -> list[tuple[int, ...]]:
         out = []
@@ -670,27 +772,10 @@ class BoardPlay(GamePlay):
                 f"{_turning_title(factor)}: ending at {typed[-1]} it may turn {shown}{more}")
 
     def parse(self, text: str, heads: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        words = [w for w in text.lower().replace(",", " ").replace(" and ", " ").split()
-                 if w not in ("turn", "corners", "coins")]
-        if not words or any(":" not in w for w in words):
-            raise ValueError(f"{text!r} is not a move: type coins as row:column, e.g. "
-                             "'1:2 3:5' (two opposite corners of the rectangle)")
-        try:
-            coins = heads_2d(",".join(words))
-        except ValueError as exc:
-            raise ValueError(f"{exc} (e.g. '1:2 3:5')") from None
-        coins = [(r, c) for r, c in coins]
-        rows, cols = self.shape
-        for r, c in coins:
-            if r >= rows or c >= cols:
-                raise ValueError(f"there is no coin {r}:{c}: rows 0 to {rows - 1}, columns 0 to "
-                                 f"{cols - 1}")
-        head = (max(r for r, _ in coins), max(c for _, c in coins))
-        if head not in heads:
-            raise ValueError(f"coin {head[0]}:{head[1]}, the bottom-right of the move, is a tail; "
-                             "heads: " + (", ".join(f"{r}:{c}" for r, c in heads) or "none"))
-        move = self._resolve(coins)
-        return sorted(set(heads) ^ set(move))
+        coins = self._typed_coins(text)
+        self._check_head((max(r for r, _ in coins), max(c for _, c in coins)), "bottom-right",
+                         heads)
+        return self._apply(self._resolve(coins), heads)
 
     def describe(self, move: Any, heads: Sequence[tuple[int, ...]]) -> str:
         coins = sorted(tuple(c) for c in move)
@@ -708,14 +793,47 @@ class BoardPlay(GamePlay):
         return (f"turn rows {' '.join(map(str, rows))} x columns {' '.join(map(str, cols))} "
                 f"({typed})")
 
-    def _apply(self, move: Any, heads: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        return sorted(set(heads) ^ {tuple(c) for c in move})
 
-    def _any_move(self, heads: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        for h in reversed(sorted(heads)):
-            for coins in self.game.move_sets(h):
-                return coins
-        raise ValueError("no move is left")
+class AcrosticPlay(_Board):
+    """Acrostic Twins on a board (:class:`.AcrosticTwins`, Winning Ways ch. 14): a move
+    turns two coins in one row or one column, the right (or lower) one a head.  It is typed
+    as the two coins.
+
+    >>> from nimbers.games.tartan import acrostic_twins
+    >>> game = AcrosticPlay(acrostic_twins(), (4, 6))
+    >>> game.parse("1:2 1:5", [(1, 5), (3, 3)])
+    [(1, 2), (3, 3)]
+    >>> game.describe([(1, 2), (1, 5)], [(1, 5), (3, 3)])
+    'turn 1:2 and 1:5, in row 1 (1:2 1:5)'
+    """
+
+    example = "1:2 1:5"
+    how = ("A move turns two coins in one row or one column; the right (or lower) one goes "
+           "from heads to tails.")
+    forms = (f"Moves ({_BOARD_ORIENTATION}):\n"
+             "  1:2 1:5      two coins in one row: the right one is a head\n"
+             "  0:4 3:4      or two coins in one column: the lower one is a head")
+
+    def parse(self, text: str, heads: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        coins = sorted(self._typed_coins(text))
+        if len(coins) != 2:
+            raise ValueError(f"a move of {self.name} turns two coins, in one row or one column "
+                             f"(e.g. '{self.example}'); got {len(coins)}")
+        (r0, c0), (r1, c1) = coins
+        if r0 != r1 and c0 != c1:
+            raise ValueError(f"coins {r0}:{c0} and {r1}:{c1} are in neither one row nor one "
+                             f"column: a move of {self.name} turns two coins of one row or of "
+                             "one column")
+        head = coins[1]  # of two coins in a line, the later is the right or the lower one
+        self._check_head(head, "right one" if r0 == r1 else "lower one", heads)
+        if coins not in (sorted(m) for m in self.game.move_sets(head)):
+            raise ValueError(f"{self.name} does not allow turning {r0}:{c0} and {r1}:{c1}")
+        return self._apply(coins, heads)
+
+    def describe(self, move: Any, heads: Sequence[tuple[int, ...]]) -> str:
+        (r0, c0), (r1, c1) = sorted(tuple(c) for c in move)
+        line = f"row {r0}" if r0 == r1 else f"column {c0}"
+        return f"turn {r0}:{c0} and {r1}:{c1}, in {line} ({r0}:{c0} {r1}:{c1})"
 
 
 # ---- games by name ----------------------------------------------------------------------------
@@ -724,7 +842,8 @@ class BoardPlay(GamePlay):
 ROW_ALIASES = {"mock-turtles": "mocking-turtles", "turtles": "turning-turtles"}
 
 #: boards by name
-BOARDS: dict[str, Callable[[], Tartan]] = {"turning-corners": turning_corners, "rugs": rugs}
+BOARDS: dict[str, Callable[[], Tartan | AcrosticTwins]] = {
+    "turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
 
 #: the largest positions ``setup_game`` sets up: play is for people, and a move is checked
 #: against every move of its heap, head or rectangle
@@ -755,7 +874,7 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
         "nim"; a heap game ("kayles", "dawson's kayles", "dawsons-chess", "grundy", ... or
         a code such as "0.77"); a coin-turning family ("ruler", "mocking-turtles", ... or a
         code such as "1-3C(5)"); a board ("turning-corners", "rugs", or "A x B" for the
-        Tartan product of two coin-turning games).  The older forms "octal CODE HEAPS..."
+        Tartan product of two coin-turning games; "acrostic-twins").  The older forms "octal CODE HEAPS..."
         and "turning GAME ROW" still work.
     setup : sequence of str
         Pile or heap sizes ("3", "5", "7": the default), a row of coins ("THHTH"; default
@@ -774,6 +893,8 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
     ("Dawson's Chess (0.137)", [4, 6], True)
     >>> setup_game("turning-corners", ["3:5"])[1]
     [(3, 5)]
+    >>> setup_game("Acrostic Twins", ["1:2", "3:3"], misere=True)[0].name
+    'Acrostic Twins'
     """
     key = game_key(name)
     setup = list(setup)
@@ -826,6 +947,7 @@ def _row(game: TurningGame, setup: Sequence[str], misere: bool) -> tuple[GamePla
 
 
 def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
+    game: Tartan | AcrosticTwins
     if key in BOARDS:
         game = BOARDS[key]()
     else:
@@ -840,4 +962,6 @@ def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[Gam
     if max(shape) > MAX_SIDE:
         raise ValueError(f"a board here has at most {MAX_SIDE} rows and columns (rows and "
                          f"columns 0 to {MAX_SIDE - 1}), got {shape[0]} x {shape[1]}")
+    if isinstance(game, AcrosticTwins):
+        return AcrosticPlay(game, shape, misere), heads
     return BoardPlay(game, shape, misere), heads

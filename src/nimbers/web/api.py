@@ -9,7 +9,7 @@ largest integer a browser's JSON parser keeps exactly) are sent as decimal strin
 >>> calculate("mul", 5, 11)["result"]
 {'dec': '12', 'hex': '0xc', 'bin': '0b1100'}
 >>> nim_hint([3, 5, 7], misere=False)["moves"][0]["text"]
-'take 1 from pile 0 (3 → 2)'
+'take 1 from pile 0 (3 stones), leaving 2'
 """
 
 from __future__ import annotations
@@ -142,8 +142,10 @@ def mex_step(n: int, a: int, b: int) -> dict[str, Any]:
 
 # ---- Nim -----------------------------------------------------------------------------------
 
-def _nim_move_text(pile: int, take: int, old: int) -> str:
-    return f"take {take} from pile {pile} ({old} → {old - take})"  # piles from 0
+def _nim_move_text(piles: list[int], pile: int, take: int) -> str:
+    # the page's log outlives the position: the pile's size then says which pile it was
+    rest = piles[pile] - take
+    return play.NimPlay().say((pile, take, (rest,) if rest else ()), piles, size=True)
 
 
 def nim_hint(piles: list[int], misere: bool) -> dict[str, Any]:
@@ -165,7 +167,7 @@ def nim_hint(piles: list[int], misere: bool) -> dict[str, Any]:
         after = list(piles)
         after[m.pile] = m.new_size
         out.append({"pile": m.pile, "take": m.take,
-                    "text": _nim_move_text(m.pile, m.take, piles[m.pile]),
+                    "text": _nim_move_text(piles, m.pile, m.take),
                     "after": after, "after_sum": nim.nim_sum(after)})
     return {"values": list(piles), "total": str(total),
             "columns": explain.explain_sum(*piles).lines if piles else [],
@@ -185,7 +187,7 @@ def nim_move(piles: list[int], misere: bool, pile: int, take: int) -> dict[str, 
     game = play.NimPlay(misere=misere)
     new = game.parse(f"{pile} {take}", list(piles))
     result = _finish(new, game.over(new), "human", game.last_mover_wins)
-    result["text"] = _nim_move_text(pile, take, piles[pile])
+    result["text"] = _nim_move_text(piles, pile, take)
     return result
 
 
@@ -194,9 +196,9 @@ def nim_reply(piles: list[int], misere: bool) -> dict[str, Any]:
     game = play.NimPlay(misere=misere)
     if game.over(piles):
         raise ValueError("the game is over: no stone is left")
-    text, new = game.computer(list(piles))
+    move, new = game.computer_move(list(piles))
     result = _finish(new, game.over(new), "computer", game.last_mover_wins)
-    result["text"] = text
+    result["text"] = game.say(move, piles, size=True)
     return result
 
 
@@ -223,12 +225,9 @@ def heap_game(spec: str) -> games.HeapGame:
     return games.heap_game_from_code(spec)  # a name of codes.HEAP_GAMES, "grundy" or a code
 
 
-def _heap_move_text(index: int, take: int, old: int, left: tuple[int, ...]) -> str:
-    if take:
-        what = f"take {take} from heap {index} ({old})"  # heaps from 0
-    else:
-        what = f"split heap {index} ({old})"
-    return what + (", leaving " + " + ".join(str(h) for h in left) if left else ", leaving nothing")
+def _heap_move_text(heaps: list[int], index: int, take: int, left: Sequence[int]) -> str:
+    # the page's log outlives the position: the heap's size then says which heap it was
+    return play.say_heap_move(index, take, tuple(left), size=heaps[index])
 
 
 def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
@@ -245,7 +244,7 @@ def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
             continue
         seen.add(key)
         options.append({"take": take, "leave": list(key[1]),
-                        "text": _heap_move_text(index, take, heaps[index], key[1]),
+                        "text": _heap_move_text(heaps, index, take, key[1]),
                         "value": game.nim_value(rest + list(left))})
         if len(options) >= 400:
             break
@@ -263,7 +262,7 @@ def heap_hint(spec: str, heaps: list[int]) -> dict[str, Any]:
         i, take, left = move
         after = heaps[:i] + list(left) + heaps[i + 1:]
         moves.append({"heap": i, "take": take, "leave": list(left),
-                      "text": _heap_move_text(i, take, heaps[i], tuple(left)),
+                      "text": _heap_move_text(heaps, i, take, sorted(left)),
                       "after": after, "after_sum": game.nim_value(after)})
     why = (f"{game.name} ({game.code}): by the Sprague-Grundy theorem each heap plays like a "
            "Nim heap of its Grundy value g(n) = mex of the values it can move to, and the "
@@ -283,7 +282,7 @@ def heap_move(spec: str, heaps: list[int], index: int, take: int,
     words = [str(index), str(take)] + [str(h) for h in leave]
     new = game.parse(" ".join(words), list(heaps))
     result = _finish(new, game.over(new), "human", True)
-    result["text"] = _heap_move_text(index, take, heaps[index], tuple(sorted(leave)))
+    result["text"] = _heap_move_text(heaps, index, take, sorted(leave))
     return result
 
 
@@ -291,9 +290,9 @@ def heap_reply(spec: str, heaps: list[int]) -> dict[str, Any]:
     game = play.HeapPlay(heap_game(spec))
     if game.over(heaps):
         raise ValueError("the game is over: no move is left")
-    text, new = game.computer(list(heaps))
+    move, new = game.computer_move(list(heaps))
     result = _finish(new, game.over(new), "computer", True)
-    result["text"] = text
+    result["text"] = game.say(move, heaps, size=True)
     return result
 
 
