@@ -173,6 +173,29 @@ def test_tartan_misere_position():
     assert "misère value:" in r.stdout
 
 
+def _acrostic_moves(heads):
+    # Acrostic Twins from the definition (Winning Ways ch. 14): two coins of one row or one
+    # column, the right (or lower) one a head
+    return [tuple(sorted(set(heads) ^ {other, (a, b)}))
+            for a, b in heads for other in [(x, b) for x in range(a)] + [(a, y) for y in range(b)]]
+
+
+@pytest.mark.parametrize("heads", ["1:1,2:3", "0:1,1:0,2:2", "3:3"])
+def test_acrostic_misere_position_against_brute_force(heads):
+    r = nimbers("tartan", "acrostic-twins", "--heads", heads, "--misere", "--json")
+    data = json.loads(r.stdout)
+    position = tuple(sorted(tuple(int(v) for v in c.split(":")) for c in heads.split(",")))
+    cache = {}
+    assert data["game"] == "Acrostic Twins" and data["misere"] is True
+    assert data["value"] == misere_value(position, _acrostic_moves, cache)
+    assert data["losing"] == (data["value"] == 0)
+    if not data["losing"]:  # the move, as typed in its parentheses, leaves a misère P-position
+        typed = data["winning_move"].rsplit("(", 1)[1].rstrip(")").split()
+        turned = {tuple(int(v) for v in c.split(":")) for c in typed}
+        after = tuple(sorted(set(position) ^ turned))
+        assert misere_value(after, _acrostic_moves, cache) == 0
+
+
 @pytest.mark.parametrize("command, example", [
     ("play", "nimbers play kayles 3 5 7"), ("heap", "--misere"), ("turning", "--misere"),
     ("tartan", "--misere")])

@@ -1014,14 +1014,13 @@ def _tartan(args: argparse.Namespace) -> str:
         values = game.nim_values(*shape)
         return _json(values.tolist()) if args.json else format_table(values, op="G")
     if args.misere:
-        from .games.play import BoardPlay
+        from .games.play import AcrosticPlay, BoardPlay
         from .games.positions import heads_2d
-        if not isinstance(game, Tartan):
-            raise UsageError("--misere is for Tartan products (turning-corners, rugs, A x B)")
         heads = heads_2d(args.heads)
         board = (max((r for r, _ in heads), default=0) + 1,
                  max((c for _, c in heads), default=0) + 1)
-        return _position_report((BoardPlay(game, board, misere=True), heads), args.json)
+        board_play = BoardPlay if isinstance(game, Tartan) else AcrosticPlay
+        return _position_report((board_play(game, board, misere=True), heads), args.json)
     value = game.nim_value(args.heads)
     move = game.winning_move(args.heads)
     if args.json:
