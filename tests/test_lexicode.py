@@ -85,17 +85,37 @@ def test_bad_arguments(args, exc):
 
 
 def test_a_game_too_big_for_memory_is_refused_at_once():
-    # n = 64, d = 20: Hamming's bound forces 2^33 or more reachable sums; refused before any
-    # set is built (before the check it ran on for minutes)
-    with pytest.raises(ValueError, match="Hamming's bound.*memory cap"):
-        digit_values(64, 20)
-    with pytest.raises(ValueError, match="memory cap"):
-        lexicode(64, 20)
+    # n = 64, d = 20: Hamming's bound forces values of 2^33 or more; refused before any
+    # work (before the check, it ran on for minutes)
+    for base in (2, 4):
+        with pytest.raises(ValueError, match="memory cap.*shorter length"):
+            digit_values(64, 20, base)
+        with pytest.raises(ValueError, match="memory cap"):
+            lexicode(64, 20, base)
 
 
 def test_the_sets_are_checked_as_they_grow():
     # under a small cap, the growing sets of one game are refused on the way, not at the end
     from nimbers._limits import memory_limit
-    with memory_limit("1M"), pytest.raises(ValueError, match="lexicode game .n = 24, d = 8"):
+    with memory_limit("64K"), pytest.raises(ValueError, match="after coin"):
         digit_values(24, 8)
-    assert len(digit_values(24, 8)) == 24
+    with memory_limit("100K"), pytest.raises(ValueError, match=r"lexicode game \(n = 12, d = 5\)"):
+        digit_values(12, 5, base=4)
+    assert len(digit_values(24, 8)) == len(digit_values(12, 5, base=4)) + 12
+
+
+def test_binary_digit_values_are_the_turning_game_at_most_d_minus_1():
+    # Conway and Sloane's binary game is "turn at most d - 1 coins", checked from the
+    # definition: a digit's value is the mex of the nim-sums of at most d - 2 earlier values
+    from itertools import combinations
+    for d in (3, 4, 5, 6):
+        values = [row[1] for row in digit_values(14, d)]
+        for i, g in enumerate(values):
+            sums = {0}
+            for k in range(1, d - 1):
+                for subset in combinations(values[:i], k):
+                    s = 0
+                    for v in subset:
+                        s ^= v
+                    sums.add(s)
+            assert g == min(set(range(len(sums) + 1)) - sums)

@@ -25,12 +25,14 @@ Two methods give the same code.  ``method="greedy"`` follows the definition word
 digits of a word, the leftmost changed digit decreasing; the codewords are the positions of
 Sprague-Grundy value 0, and the value of a word is the nim-sum of the values of its single
 digits, each a mex over the values of fewer digits.  So the code is the kernel of a
-GF(2)-linear map, found without looking at most words.
+GF(2)-linear map, found without looking at most words.  In base 2 the game is the
+coin-turning game "turn at most d - 1 coins" (Winning Ways ch. 14: Moebius for d = 6, Mogul
+for d = 8), and its values come from the turning games' engine
+(:func:`nimbers.games.subset_sums.any_coins_values`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -39,6 +41,7 @@ import numpy as np
 
 from ._gf2 import XorBasis
 from ._limits import check_bytes
+from .games.subset_sums import any_coins_values, words_within
 
 __all__ = ["Lexicode", "lexicode", "digit_values"]
 
@@ -187,6 +190,8 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
     values: list[list[int]] = []
     if d == 1:  # no move at all: every word has value 0
         return [[0] * base for _ in range(n)]
+    if base == 2:  # the game is then the coin-turning game "turn at most d - 1 coins"
+        return [[0, g] for g in any_coins_values(1, d - 1, n, _HOW_TO_RAISE)]
     _check_sphere(n, d, base)
     # reach[c]: the nim-sums of the values of exactly c non-zero digits at distinct
     # positions to the right of the current one
@@ -207,6 +212,8 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
     return values
 
 
+#: what to do past the memory cap (the message adds the environment variable)
+_HOW_TO_RAISE = "ask for a shorter length or a smaller distance,"
 #: bytes a reachable nim-sum costs in a Python set of ints (the int, its slot, the spare room)
 _BYTES_PER_SUM = 100
 
@@ -216,12 +223,10 @@ def _check_sphere(n: int, d: int, base: int) -> None:
     code's check space, of 2^b numbers with 2^b >= V, the words within (d-1)/2 of one word
     (Hamming's bound); one value is then at least 2^(b-1), and a mex that large needs
     2^(b-1) reachable sums, each digit adding at most base of them: at least V / (2 base)."""
-    t = (d - 1) // 2
-    ball = sum(math.comb(n, i) * (base - 1) ** i for i in range(t + 1))
+    ball = words_within(n, (d - 1) // 2, base)
     check_bytes(ball // (2 * base) * _BYTES_PER_SUM,
                 f"the reachable nim-sums of the lexicode game (n = {n}, d = {d}, at least "
-                f"{ball // (2 * base):,} of them by Hamming's bound)",
-                "ask for a shorter length or a smaller distance,")
+                f"{ball // (2 * base):,} of them by Hamming's bound)", _HOW_TO_RAISE)
 
 
 def _check_reach(reach: list[set[int]], row: list[int], n: int, d: int) -> None:
@@ -234,7 +239,7 @@ def _check_reach(reach: list[set[int]], row: list[int], n: int, d: int) -> None:
                 for c in range(1, len(reach)))
     check_bytes(2 * bound * _BYTES_PER_SUM,  # the sets and their union for the next digit
                 f"the reachable nim-sums of the lexicode game (n = {n}, d = {d})",
-                "ask for a shorter length or a smaller distance,")
+                _HOW_TO_RAISE)
 
 
 def _by_game(n: int, d: int, base: int) -> np.ndarray:

@@ -19,6 +19,7 @@ coins" are one fewer.
 
 from __future__ import annotations
 
+import math
 from typing import Literal, Sequence
 
 import numpy as np
@@ -35,7 +36,17 @@ KERNEL_SEARCH_DIMENSIONS = 16
 _RAISE = "pass memory_limit= to the game"
 
 
-def any_coins_values(lo: int, hi: int | None, n: int) -> list[int]:
+def words_within(n: int, t: int, base: int = 2) -> int:
+    """The words of length n over ``base`` letters within Hamming distance t of one word:
+    the sum of C(n, i) (base - 1)^i over i <= t (the sphere of Hamming's bound).
+
+    >>> words_within(23, 3)      # the Golay code's spheres fill all 2^23 words: 2^12 of 2^11
+    2048
+    """
+    return sum(math.comb(n, i) * (base - 1) ** i for i in range(t + 1))
+
+
+def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE) -> list[int]:
     """G(0), ..., G(n-1) for "turn between lo and hi of any coins" (hi None: no limit).
 
     Parameters
@@ -58,19 +69,28 @@ def any_coins_values(lo: int, hi: int | None, n: int) -> list[int]:
     [0, 2^x), so G(x) = 2^x.  Past them the values are at least 2^(hi-1) and the bit rows
     need hi * 2^hi bytes: the memory cap is checked before each growth.
 
+    With lo <= 1 the P-positions of n coins are a binary code of minimum distance hi + 1
+    (of two P-positions differing in at most hi coins, the one with a head at the rightmost
+    difference could move to the other), Conway and Sloane's lexicode.  By Hamming's bound
+    the values then span at least log2 V dimensions, V = :func:`words_within` (n, hi // 2),
+    so one value reaches half the power of two at or above V: that size is checked before
+    any work (``nimbers turning at-most-19 64`` is refused at once, not after 13 s).
+
     Raises
     ------
     ValueError
-        When the bit rows would pass the memory cap (see :mod:`nimbers._limits`).
+        When the bit rows would pass the memory cap (see :mod:`nimbers._limits`); the
+        message ends with ``how_to_raise``.
     """
     if hi is None:
         return _span_values(lo, n)
     if lo <= 1 and n <= hi:
         return [1 << x for x in range(n)]
     top = max(0, min(hi - 1, n - 1))  # most other coins: never more than the coins there are
-    if lo <= 1:  # G(hi - 1) = 2^(hi - 1) is met before coin hi: refuse before the work
-        check_bytes(2 * (top + 1) * 2 ** hi, f"the reachable nim-sums of {n:,} coins "
-                    f"(values from 2^{hi - 1})", _RAISE)
+    if lo <= 1:  # refuse before the work what the values must reach (above)
+        least = max(2 ** hi, _power_of_two_at_least(words_within(n, hi // 2)))
+        check_bytes(2 * (top + 1) * least, f"the reachable nim-sums of {n:,} coins "
+                    f"(values up to {least // 2:,} at least)", how_to_raise)
     g: list[int] = []
     size = 2
     reach = [np.zeros(size, dtype=bool) for _ in range(top + 1)]  # reach[j]: j distinct coins
@@ -84,12 +104,16 @@ def any_coins_values(lo: int, hi: int | None, n: int) -> list[int]:
         while m >= size // 2:  # XORs stay below the next power of two: grow ahead of it
             size *= 2
             check_bytes(2 * (top + 1) * size, f"the reachable nim-sums after coin {x} "
-                        f"(values up to {m:,})", _RAISE)
+                        f"(values up to {m:,})", how_to_raise)
             reach = [np.concatenate([r, np.zeros(size - r.size, dtype=bool)]) for r in reach]
         idx = np.arange(size) ^ m
         for j in range(top, 0, -1):
             reach[j] |= reach[j - 1][idx]
     return g
+
+
+def _power_of_two_at_least(v: int) -> int:
+    return 1 << max(v - 1, 0).bit_length()
 
 
 def _others_range(lo: int, hi: int | None, available: int) -> tuple[int, int]:
