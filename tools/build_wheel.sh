@@ -110,6 +110,7 @@ project=$(echo "$work"/nimbers-*/)
 cd "$project"
 core=$("$venv/python" -c "import nimbers, nimbers._core as c; print(c.__file__)")
 echo "nimbers._core: $core"
+echo "kernels this CPU runs: $("$venv/python" -c "import nimbers; print(*nimbers.available_kernels())")"
 case "$core" in
     "$work/venv/"*) ;;
     *) echo "build_wheel.sh: nimbers._core was not imported from the venv" >&2; exit 1 ;;
