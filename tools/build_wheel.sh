@@ -60,7 +60,7 @@ words = shlex.split(sysconfig.get_config_var("LDSHARED") or "")
 print(shlex.join(w for w in words if not w.startswith(("-Wl,-rpath", "-Wl,-R"))))
 EOF
 )
-export LDSHARED
+if [ -n "$LDSHARED" ]; then export LDSHARED; else unset LDSHARED; fi
 env -u NIMBERS_DEBUG -u NIMBERS_SANITIZE -u NIMBERS_PORTABLE_BUILD \
     "$tools/python" -m build --outdir "$work/dist" . >"$work/build.log" 2>&1 ||
     { tail -40 "$work/build.log"; echo "build_wheel.sh: the build failed" >&2; exit 1; }
