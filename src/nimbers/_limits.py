@@ -1,4 +1,5 @@
-"""The memory cap: how much one computation may allocate before it refuses up front.
+"""The memory cap, how much one computation may allocate before it refuses up front, and
+the time cap, how long work counted before it starts may be estimated to run (at the end).
 
 Anything that allocates in proportion to a number the caller typed estimates the bytes
 first and calls :func:`check_bytes`, which raises a one-line ``ValueError`` naming the size,
@@ -35,7 +36,7 @@ import re
 from typing import Iterator
 
 __all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes",
-           "available_memory"]
+           "available_memory", "time_cap", "check_time", "time_limit"]
 
 #: the environment variable that sets the cap
 ENV = "NIMBERS_MEMORY_LIMIT"
@@ -51,6 +52,15 @@ AVAILABLE_FRACTION = 0.9
 
 _override: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "nimbers_memory_limit", default=None)
+
+#: the environment variable that sets the time cap (seconds)
+TIME_ENV = "NIMBERS_TIME_LIMIT"
+#: the estimated seconds one computation may take by default, where the work can be counted
+#: before it starts (listing move sets, say) and no faster method applies
+DEFAULT_TIME = 120.0
+
+_time_override: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "nimbers_time_limit", default=None)
 
 _UNITS = {"": 1, "B": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
@@ -210,3 +220,98 @@ def memory_limit(limit: int | str | None) -> Iterator[None]:
         yield
     finally:
         _override.reset(token)
+
+
+# ---- the time cap ------------------------------------------------------------------------------
+# The same idea for work that loops instead of allocating: where the steps can be counted
+# before the first one (move sets to list, say), their count over a measured rate estimates
+# the time, and work estimated past the cap is refused at once.  Cap: a ``time_limit=``
+# keyword (:func:`time_limit`), else ``NIMBERS_TIME_LIMIT`` (seconds), else DEFAULT_TIME.
+
+
+def time_cap() -> float:
+    """The most seconds of estimated work one computation may start.
+
+    >>> with time_limit(5):
+    ...     time_cap()
+    5.0
+    """
+    override = _time_override.get()
+    if override is not None:
+        return override
+    env = os.environ.get(TIME_ENV, "").strip()
+    if env:
+        return _parse_seconds(env, TIME_ENV)
+    return DEFAULT_TIME
+
+
+def _parse_seconds(text: str | float, name: str) -> float:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} is a number of seconds, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"{name} must be a non-negative number of seconds, got {text!r}")
+    return value
+
+
+def describe_seconds(seconds: float) -> str:
+    """A duration as a person reads it: ``"40 s"``, ``"12 min"``, ``"3.5 h"``, ``"2.1e+04
+    years"``.
+
+    >>> describe_seconds(42), describe_seconds(4000), describe_seconds(1e12)
+    ('42 s', '67 min', '3.2e+04 years')
+    """
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 86400 * 365:
+        return f"{seconds / 3600:.1f} h"
+    years = seconds / (86400 * 365)
+    return f"{years:.0f} years" if years < 1000 else f"{years:.1e} years"
+
+
+def check_time(steps: int, rate: float, what: str, how_to_raise: str) -> None:
+    """Refuse at once when ``steps`` at ``rate`` a second would pass :func:`time_cap`.
+
+    Parameters
+    ----------
+    steps : int
+        The work counted before it starts (an upper bound, or a close estimate).
+    rate : float
+        Steps a second, as measured for this kind of step (the estimate is only as good as
+        this machine is like the one it was measured on).
+    what : str
+        The work, as the message should name it ("listing 10^9 move sets").
+    how_to_raise : str
+        How to go past the cap in this function ("pass time_limit= (seconds)"); the
+        message adds the environment variable.
+
+    Raises
+    ------
+    ValueError
+        One line: the work, the time it would take, the cap, and how to raise it.
+
+    >>> check_time(1000, 1e6, "listing 1,000 move sets", "pass time_limit=")   # 1 ms: fine
+    """
+    cap = time_cap()
+    seconds = steps / rate
+    if seconds > cap:
+        raise ValueError(f"{what} would take about {describe_seconds(seconds)}, over the time "
+                         f"cap of {describe_seconds(cap)}; {how_to_raise} or set {TIME_ENV} "
+                         "(seconds) to go past it")
+
+
+@contextlib.contextmanager
+def time_limit(limit: float | str | None) -> Iterator[None]:
+    """Within the block, :func:`time_cap` is ``limit`` (seconds); None leaves it as it is.
+    Per thread and per task (a context variable), like :func:`memory_limit`."""
+    if limit is None:
+        yield
+        return
+    token = _time_override.set(_parse_seconds(limit, "time_limit"))
+    try:
+        yield
+    finally:
+        _time_override.reset(token)

@@ -19,7 +19,7 @@ import functools
 import threading
 from typing import Any, Callable, TypeVar
 
-from .._limits import memory_limit
+from .._limits import memory_limit, time_limit
 
 __all__ = ["Shareable", "synchronized"]
 
@@ -55,11 +55,13 @@ class Shareable:
 
 def synchronized(method: _F) -> _F:
     """A method of a :class:`Shareable` run under the object's lock, and under its
-    ``memory_limit`` attribute when it has one (see :mod:`nimbers._limits`)."""
+    ``memory_limit`` and ``time_limit`` attributes when it has them (see
+    :mod:`nimbers._limits`)."""
 
     @functools.wraps(method)
     def locked(self: Shareable, *args: Any, **kwargs: Any) -> Any:
-        with self._shared_lock(), memory_limit(getattr(self, "memory_limit", None)):
+        with self._shared_lock(), memory_limit(getattr(self, "memory_limit", None)), \
+                time_limit(getattr(self, "time_limit", None)):
             return method(self, *args, **kwargs)
 
     return locked  # type: ignore[return-value]  # same signature: functools.wraps

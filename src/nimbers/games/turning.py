@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .. import _core
-from .._limits import check_bytes
+from .._limits import check_bytes, check_time, time_cap
 from .codes import Term, parse_turning_code
 from .positions import heads_of
 from .subset_sums import any_coins_values, find_distinct, reachable_sums
@@ -60,6 +60,10 @@ def _mex(values: Iterable[int]) -> int:
 
 #: how to go past the memory cap, for the messages
 _RAISE = "pass memory_limit= (bytes, or '16G') to TurningGame or named_game"
+_RAISE_TIME = "pass time_limit= (seconds) to TurningGame or named_game"
+#: move sets listed a second (the Python loop over a listed term; measured 1.8 million on a
+#: 2.4 GHz AMD EPYC): turns a count of move sets into the time estimate the time cap checks
+_LISTED_PER_SECOND = 1.8e6
 #: bytes per move set listed: the option values are kept in a Python set of ints
 _BYTES_PER_MOVE_SET = 100
 #: the most work (positions x move sets) a misère search takes on
@@ -90,6 +94,11 @@ class TurningGame(MisereByEngine):
         The most memory one computation of this game may take (bytes, or "16G"); the
         default is :func:`nimbers._limits.memory_cap` (``NIMBERS_MEMORY_LIMIT``, else a
         quarter of physical memory).  Work past it is refused at once with ValueError.
+    time_limit : float, optional
+        The most seconds of estimated work one computation of this game may start, where
+        move sets must be listed (codes with no faster method); the default is
+        :func:`nimbers._limits.time_cap` (``NIMBERS_TIME_LIMIT``, else 120 s).  Work
+        estimated past it is refused at once with ValueError.
 
     Raises
     ------
@@ -105,10 +114,12 @@ class TurningGame(MisereByEngine):
 
     def __init__(self, code: str | None = None, name: str | None = None,
                  moves: Callable[[int], Iterable[Iterable[int]]] | None = None, *,
-                 memory_limit: int | str | None = None) -> None:
+                 memory_limit: int | str | None = None,
+                 time_limit: float | None = None) -> None:
         if (code is None) == (moves is None):
             raise ValueError("give a turning code or a moves function (one of the two)")
         self.memory_limit = memory_limit
+        self.time_limit = time_limit
         self.code = code
         self.terms = parse_turning_code(code) if code is not None else None
         self._moves = moves
@@ -184,10 +195,31 @@ class TurningGame(MisereByEngine):
 
     def _check_listing(self, x: int) -> None:
         """Refuses before listing the move sets at x of the terms that must be listed (the
-        plain "any coins" terms go by reachability) when there are too many to hold."""
-        count = sum(_term_count(t, x) for t in self.terms or () if not t.plain)
-        check_bytes(count * _BYTES_PER_MOVE_SET, f"listing the {count:,} move sets of "
-                    f"{self.name} at coin {x}", _RAISE)
+        plain "any coins" terms go by reachability) when there are too many to hold or to
+        list in the time cap."""
+        count = self._listed_count(x)
+        what = f"listing the {count:,} move sets of {self.name} at coin {x}"
+        check_bytes(count * _BYTES_PER_MOVE_SET, what, _RAISE)
+        check_time(count, _LISTED_PER_SECOND, what, _RAISE_TIME)
+
+    def _listed_count(self, x: int) -> int:
+        return sum(_term_count(t, x) for t in self.terms or () if not t.plain)
+
+    def _check_listing_range(self, start: int, n: int) -> None:
+        """Refuses before listing the move sets of coins start .. n-1 when the whole would
+        pass the time cap (each coin's memory is checked as it comes)."""
+        if self.terms is None or all(t.plain for t in self.terms):
+            return
+        enough = time_cap() * _LISTED_PER_SECOND
+        total = 0
+        for x in range(start, n):
+            count = self._listed_count(x)
+            total += count
+            if total > enough:  # stop counting: the coins left list at least as many each
+                total += count * (n - 1 - x)
+                break
+        check_time(total, _LISTED_PER_SECOND, f"the values of {self.name} at coins {start:,} "
+                   f"to {n - 1:,}, listing {total:,} move sets or more,", _RAISE_TIME)
 
     # -- values ------------------------------------------------------------------------------
 
@@ -299,6 +331,7 @@ class TurningGame(MisereByEngine):
                 grown = n
             self._g = _as_array(fast(self._g, grown))
             return
+        self._check_listing_range(start, n)
         g = self._g.tolist()
         for x in range(start, n):
             g.append(_mex(self._option_values(g, x)))
@@ -878,7 +911,8 @@ NAMED_GAMES: dict[str, str] = {
 }
 
 
-def named_game(name: str, *, memory_limit: int | str | None = None) -> TurningGame:
+def named_game(name: str, *, memory_limit: int | str | None = None,
+               time_limit: float | None = None) -> TurningGame:
     """A named family of Winning Ways ch. 14, "at-most-T" for any T, or a turning code.
 
     Parameters
@@ -888,6 +922,8 @@ def named_game(name: str, *, memory_limit: int | str | None = None) -> TurningGa
         or a turning code.
     memory_limit : int or str, optional
         The game's memory cap (see :class:`TurningGame`).
+    time_limit : float, optional
+        The game's time cap in seconds (see :class:`TurningGame`).
 
     Returns
     -------
@@ -903,12 +939,14 @@ def named_game(name: str, *, memory_limit: int | str | None = None) -> TurningGa
     """
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     if key in NAMED_GAMES:
-        return TurningGame(NAMED_GAMES[key], key, memory_limit=memory_limit)
+        return TurningGame(NAMED_GAMES[key], key, memory_limit=memory_limit,
+                           time_limit=time_limit)
     m = re.fullmatch(r"at-most-(\d+)", key)
     if m and int(m.group(1)) >= 1:
-        return TurningGame(f"1-{m.group(1)}", key, memory_limit=memory_limit)
+        return TurningGame(f"1-{m.group(1)}", key, memory_limit=memory_limit,
+                           time_limit=time_limit)
     try:
-        return TurningGame(name, memory_limit=memory_limit)
+        return TurningGame(name, memory_limit=memory_limit, time_limit=time_limit)
     except ValueError:
         known = ", ".join(sorted(NAMED_GAMES)) + ", at-most-T"
         raise ValueError(f"unknown game {name!r}: known games are {known}, or a turning "
