@@ -97,7 +97,7 @@ def test_a_game_too_big_for_memory_is_refused_at_once():
 def test_the_sets_are_checked_as_they_grow():
     # under a small cap, the growing sets of one game are refused on the way, not at the end
     from nimbers._limits import memory_limit
-    with memory_limit("64K"), pytest.raises(ValueError, match="after coin"):
+    with memory_limit("150K"), pytest.raises(ValueError, match="after digit 16"):
         digit_values(24, 8)
     with memory_limit("100K"), pytest.raises(ValueError, match=r"lexicode game \(n = 12, d = 5\)"):
         digit_values(12, 5, base=4)

@@ -143,3 +143,13 @@ def test_heap_games_share_the_cap():
     with pytest.raises(ValueError, match="over the memory cap of 1.0 MiB; set the game's"):
         game.nim_values(10**7)
     assert game.nim_values(100).tolist()[:6] == [0, 1, 2, 3, 1, 4]   # Kayles (Winning Ways)
+
+
+def test_growing_ahead_never_refuses_what_fits():
+    # values are computed ahead (twice the coins asked) for speed; when that much would pass
+    # the cap, only what was asked is computed: the answer cannot depend on earlier questions
+    from nimbers.games.turning import named_game
+    fresh = named_game("at-most-9", memory_limit="20M").nim_value([21])
+    used = named_game("at-most-9", memory_limit="20M")
+    used.nim_value([20])
+    assert used.nim_value([21]) == fresh == named_game("at-most-9").nim_value([21])

@@ -191,7 +191,7 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
     if d == 1:  # no move at all: every word has value 0
         return [[0] * base for _ in range(n)]
     if base == 2:  # the game is then the coin-turning game "turn at most d - 1 coins"
-        return [[0, g] for g in any_coins_values(1, d - 1, n, _HOW_TO_RAISE)]
+        return [[0, g] for g in any_coins_values(1, d - 1, n, _HOW_TO_RAISE, unit="digit")]
     _check_sphere(n, d, base)
     # reach[c]: the nim-sums of the values of exactly c non-zero digits at distinct
     # positions to the right of the current one
@@ -206,6 +206,8 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
                 g += 1
             row.append(g)
         values.append(row)
+        if len(values) == n:
+            break  # the sets serve the next digit only
         _check_reach(reach, row, n, d)
         for c in range(d - 2, 0, -1):
             reach[c] |= {s ^ v for s in reach[c - 1] for v in row[1:]}

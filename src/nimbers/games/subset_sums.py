@@ -46,7 +46,8 @@ def words_within(n: int, t: int, base: int = 2) -> int:
     return sum(math.comb(n, i) * (base - 1) ** i for i in range(t + 1))
 
 
-def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE) -> list[int]:
+def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE,
+                     unit: str = "coin") -> list[int]:
     """G(0), ..., G(n-1) for "turn between lo and hi of any coins" (hi None: no limit).
 
     Parameters
@@ -80,7 +81,7 @@ def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE
     ------
     ValueError
         When the bit rows would pass the memory cap (see :mod:`nimbers._limits`); the
-        message ends with ``how_to_raise``.
+        message counts ``unit``\ s and ends with ``how_to_raise``.
     """
     if hi is None:
         return _span_values(lo, n)
@@ -89,8 +90,9 @@ def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE
     top = max(0, min(hi - 1, n - 1))  # most other coins: never more than the coins there are
     if lo <= 1:  # refuse before the work what the values must reach (above)
         least = max(2 ** hi, _power_of_two_at_least(words_within(n, hi // 2)))
-        check_bytes(2 * (top + 1) * least, f"the reachable nim-sums of {n:,} coins "
-                    f"(values up to {least // 2:,} at least)", how_to_raise)
+        check_bytes(_bit_row_bytes(top, least), f"the reachable nim-sums of {n:,} {unit}s "
+                    f"(values reach 2^{least.bit_length() - 2} or more, by Hamming's bound)",
+                    how_to_raise)
     g: list[int] = []
     size = 2
     reach = [np.zeros(size, dtype=bool) for _ in range(top + 1)]  # reach[j]: j distinct coins
@@ -103,13 +105,20 @@ def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE
         g.append(m)
         while m >= size // 2:  # XORs stay below the next power of two: grow ahead of it
             size *= 2
-            check_bytes(2 * (top + 1) * size, f"the reachable nim-sums after coin {x} "
+            check_bytes(_bit_row_bytes(top, size), f"the reachable nim-sums after {unit} {x} "
                         f"(values up to {m:,})", how_to_raise)
             reach = [np.concatenate([r, np.zeros(size - r.size, dtype=bool)]) for r in reach]
-        idx = np.arange(size) ^ m
+        idx = np.arange(size)
+        idx ^= m  # in place: one index array, not two
         for j in range(top, 0, -1):
             reach[j] |= reach[j - 1][idx]
     return g
+
+
+def _bit_row_bytes(top: int, size: int) -> int:
+    """Peak bytes of any_coins_values' rows of ``size`` bits: top + 1 rows, twice while they
+    grow, an int64 index row and one gathered row."""
+    return (2 * (top + 1) + 9) * size
 
 
 def _power_of_two_at_least(v: int) -> int:

@@ -327,9 +327,12 @@ class TurningGame(MisereByEngine):
                 grown = self._motley_prefix()  # past it the values need far more work
             try:
                 _check_table(grown, "")
+                self._g = _as_array(fast(self._g, grown))
             except ValueError:
-                grown = n
-            self._g = _as_array(fast(self._g, grown))
+                if grown == n:
+                    raise
+                # growing ahead is a convenience: what was asked may still fit the caps
+                self._g = _as_array(fast(self._g, n))
             return
         self._check_listing_range(start, n)
         g = self._g.tolist()
