@@ -81,7 +81,7 @@ def any_coins_values(lo: int, hi: int | None, n: int, how_to_raise: str = _RAISE
     ------
     ValueError
         When the bit rows would pass the memory cap (see :mod:`nimbers._limits`); the
-        message counts ``unit``\ s and ends with ``how_to_raise``.
+        message names ``unit`` (what is counted: "coin") and ends with ``how_to_raise``.
     """
     if hi is None:
         return _span_values(lo, n)
