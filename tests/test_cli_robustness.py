@@ -212,3 +212,33 @@ def test_a_matrix_line_of_separators_alone_is_blank(text, matrix, monkeypatch, c
         assert code == 2 and err == "nimbers det: -: empty matrix\n"
     else:
         assert (code, err, out.strip()) == (0, "", str(det(matrix)))
+
+
+@pytest.mark.parametrize("line, said", [
+    ("printf 'q\\n' | nimbers play nim 3 4 >&-", "standard output is closed"),
+    ("nimbers play nim 3 4 <&-", "standard input is closed"),
+])
+def test_play_with_a_closed_stream_is_one_line_and_status_1(line, said):
+    # input() raised RuntimeError ("lost sys.stdout") through the play loop: a traceback
+    statuses, _, err = shell(line)
+    assert statuses[-1] == 1 and said in err
+    assert_one_clean_line(err)
+
+
+@unix_only
+def test_play_on_a_full_output_is_status_1_like_any_output():
+    with open("/dev/full", "wb") as full:
+        done = nimbers("play", "nim", "3", "4", stdout=full, input=b"q\n")
+    assert done.returncode == 1 and "cannot write the output" in done.stderr.decode()
+    assert_one_clean_line(done.stderr.decode())
+
+
+@pytest.mark.parametrize("argv", [["play", "--help"],
+                                  ["tartan", "acrostic-twins", "--heads", "1:2,3:3", "--misere"]])
+def test_an_output_encoding_without_the_characters_is_one_line(argv):
+    # "misère" on an ASCII-only stream: a UnicodeEncodeError traceback from the help before
+    done = subprocess.run(COMMAND + argv, capture_output=True, timeout=120,
+                          env=dict(ENV, PYTHONIOENCODING="ascii"))
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "PYTHONIOENCODING=utf-8" in err
+    assert_one_clean_line(err)

@@ -1034,8 +1034,23 @@ def _tartan(args: argparse.Namespace) -> str:
 def _play(args: argparse.Namespace) -> None:
     from .games.play import play, setup_game
     game, position = setup_game(args.game, args.setup, misere=args.misere)
-    play(game, position, first=args.first)
+    play(game, position, first=args.first, read=_read_move, write=_write_line)
     return None
+
+
+def _read_move(prompt: str) -> str:
+    """input() for the play loop, its streams failing as every command's do (one line,
+    status 1); the end of the input still quits the game (EOFError)."""
+    if sys.stdin is None:
+        raise _StreamError("standard input is closed")
+    if sys.stdout is None:
+        raise _StreamError("standard output is closed")
+    with _output_errors():
+        return input(prompt)
+
+
+def _write_line(text: str) -> None:
+    _write(text, sys.stdout)
 
 
 # ---- the web playground -------------------------------------------------------------------------
@@ -1130,6 +1145,10 @@ def _output_errors() -> Iterator[None]:
         raise
     except OSError as exc:
         raise _StreamError(f"cannot write the output: {exc.strerror or exc}") from None
+    except UnicodeEncodeError as exc:  # e.g. "misère" or "ω" on an ASCII-only stream
+        raise _StreamError(f"cannot write the output: its encoding ({exc.encoding}) has no "
+                           f"{exc.object[exc.start:exc.end]!r} (set PYTHONIOENCODING=utf-8)"
+                           ) from None
 
 
 def _say(line: str) -> None:
