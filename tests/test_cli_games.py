@@ -117,7 +117,9 @@ def test_play_acrostic_twins_illegal_moves_are_one_line_each():
                                   ["heap", "kayles", "--genus"],
                                   ["turning", "mocking-turtles", "40", "--misere"],
                                   ["tartan", "rugs", "--misere"],
-                                  ["tartan", "rugs", "--heads", "5:5", "--misere"]])
+                                  ["tartan", "rugs", "--heads", "5:5", "--misere"],
+                                  ["tartan", "acrostic-twins", "--heads", "1:2", "3:3"],
+                                  ["tartan", "acrostic-twins", "twins"]])
 def test_bad_game_input_is_one_line_and_status_2(argv):
     r = nimbers(*argv)
     assert r.returncode == 2, r
@@ -202,3 +204,10 @@ def test_acrostic_misere_position_against_brute_force(heads):
 def test_help_teaches_with_examples(command, example):
     r = nimbers(command, "--help")
     assert r.returncode == 0 and example in r.stdout and "e.g." in r.stdout
+
+
+def test_tartan_says_what_a_misplaced_word_is():
+    r = nimbers("tartan", "acrostic-twins", "--heads", "1:2", "3:3")
+    assert "'3:3' is a coin, not a game" in r.stderr and "--heads 1:2,3:3" in r.stderr
+    r = nimbers("tartan", "acrostic-twins", "twins")
+    assert "acrostic-twins is a board of its own" in r.stderr

@@ -24,6 +24,7 @@ import difflib
 import io
 import json
 import os
+import re
 import sys
 import warnings
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
@@ -997,6 +998,14 @@ def _tartan(args: argparse.Namespace) -> str:
     from .tables import format_table
     special = {"turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
     game: Any
+    for word in args.games:
+        if re.fullmatch(r"\d+:\d+", word.strip()):
+            raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
+                             "comma-separated, e.g. --heads 1:2,3:3")
+    boards = [w for w in args.games if w in special]
+    if boards and len(args.games) > 1:
+        raise UsageError(f"{boards[0]} is a board of its own, not a factor of a product: "
+                         "give it alone")
     if len(args.games) == 1:
         if args.games[0] not in special:
             raise UsageError("give two or more games, or turning-corners, rugs or acrostic-twins")
