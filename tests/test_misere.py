@@ -193,8 +193,11 @@ def test_tartan_and_acrostic_misere():
         assert corners.misere_nim_value(heads) == misere_value(tuple(sorted(heads)), moves, cache)
     assert corners.is_losing([], misere=False) and not corners.is_losing([], misere=True)
     assert acrostic_twins().misere_nim_value([(0, 1)]) == 0     # one move, then no move: won
-    with pytest.raises(ValueError, match="16 coins"):
+    with pytest.raises(ValueError, match=r"board of 100 coins \(10 x 10\) would search 2\^100 "
+                       "positions; the limit is 16 coins"):
         corners.misere_nim_value([(9, 9)])
+    with pytest.raises(ValueError, match=r"Acrostic Twins on a board of 20 coins \(4 x 5\)"):
+        acrostic_twins().misere_nim_value([(3, 4)])
 
 
 def test_impartial_game_misere_matches_nim():

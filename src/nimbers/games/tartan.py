@@ -211,12 +211,8 @@ class Tartan(MisereByEngine):
         heads = self._heads(position)
         if not heads:
             return
-        cells = 1
-        for axis in range(len(self.factors)):
-            cells *= max(h[axis] for h in heads) + 1
-        if cells > 16:
-            raise ValueError(f"misère play of {self.name} on a board of {cells} coins would "
-                             "search 2^{cells} positions; the limit is 16 coins (4 x 4)")
+        sides = [max(h[axis] for h in heads) + 1 for axis in range(len(self.factors))]
+        _check_misere_board(self.name, sides)
 
     def _realise(self, head: tuple[int, ...], target: int) -> list[tuple[int, ...]] | None:
         """Coin sets S_i (each ending at head[i]) whose product's value is target."""
@@ -456,9 +452,9 @@ class AcrosticTwins(MisereByEngine):
 
     def _misere_budget(self, position: Any) -> None:
         heads = self._heads(position)
-        if heads and (max(a for a, _ in heads) + 1) * (max(b for _, b in heads) + 1) > 16:
-            raise ValueError("misère play of Acrostic Twins is searched on boards of at most "
-                             "16 coins (4 x 4)")
+        if heads:
+            _check_misere_board("Acrostic Twins",
+                                [max(a for a, _ in heads) + 1, max(b for _, b in heads) + 1])
 
     # -- the old names, for one release --
     def value(self, a: int, b: int) -> int:
@@ -482,3 +478,19 @@ def acrostic_twins() -> AcrosticTwins:
     6
     """
     return AcrosticTwins()
+
+
+#: the most coins a misère search of a board covers (2^16 positions)
+MISERE_BOARD_COINS = 16
+
+
+def _check_misere_board(name: str, sides: list[int]) -> None:
+    """Refuses a misère search of a board past MISERE_BOARD_COINS, naming the board."""
+    cells = 1
+    for side in sides:
+        cells *= side
+    if cells > MISERE_BOARD_COINS:
+        board = " x ".join(map(str, sides))
+        raise ValueError(f"misère play of {name} on a board of {cells} coins ({board}) would "
+                         f"search 2^{cells} positions; the limit is {MISERE_BOARD_COINS} coins "
+                         "(4 x 4)")
