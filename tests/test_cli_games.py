@@ -165,7 +165,7 @@ def test_turning_misere_against_brute_force():
     r = nimbers("turning", "mocking-turtles", "--heads", "HTHH", "--misere", "--json")
     data = json.loads(r.stdout)
     assert data["value"] == misere_value((0, 2, 3), _mocking_moves, cache)
-    assert data["winning_move"] == "turn 2 3"
+    assert data["winning_move"] == [2, 3] and data["text"] == "turn 2 3"
     assert misere_value((0,), _mocking_moves, cache) == 0
 
 
@@ -191,11 +191,12 @@ def test_acrostic_misere_position_against_brute_force(heads):
     assert data["game"] == "Acrostic Twins" and data["misere"] is True
     assert data["value"] == misere_value(position, _acrostic_moves, cache)
     assert data["losing"] == (data["value"] == 0)
-    if not data["losing"]:  # the move, as typed in its parentheses, leaves a misère P-position
-        typed = data["winning_move"].rsplit("(", 1)[1].rstrip(")").split()
-        turned = {tuple(int(v) for v in c.split(":")) for c in typed}
+    if not data["losing"]:  # the move leaves a misère P-position, and is said as typed
+        turned = {tuple(c) for c in data["winning_move"]}
         after = tuple(sorted(set(position) ^ turned))
         assert misere_value(after, _acrostic_moves, cache) == 0
+        typed = " ".join(f"{r}:{c}" for r, c in sorted(turned))
+        assert data["text"].endswith(f"({typed})")
 
 
 @pytest.mark.parametrize("command, example", [

@@ -914,10 +914,10 @@ def _position_report(played: tuple[Any, Any], as_json: bool) -> str:
     value, move = game.verdict(position)
     rule = "misère play" if game.misere else "normal play"
     label = "misère value" if game.misere else "value"
-    if as_json:
+    if as_json:  # the move as data (as under normal play), and in words
         return _json({"game": game.name, "misere": game.misere, "value": value,
-                      "losing": value == 0, "winning_move": None if move is None else
-                      game.describe(move, position)})
+                      "losing": value == 0, "winning_move": move,
+                      "text": None if move is None else game.describe(move, position)})
     if game.over(position):
         verdict = (f"no move is left: under {rule} the player to move "
                    + ("has won (the other made the last move)" if game.misere else "has lost"))
