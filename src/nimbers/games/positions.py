@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import html
+import re
 
 import numpy as np
 
@@ -89,11 +90,11 @@ def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
         for part in position.replace(" ", "").split(","):
             if not part:
                 continue
-            try:
-                coords = tuple(int(v) for v in part.split(":"))
-            except ValueError:
-                raise ValueError(f"a head is written row:column, got {part!r}") from None
-            items.append(coords)
+            values = part.split(":")
+            # ASCII digits only: int() would also read "1_0" as 10 and other scripts' digits
+            if not all(re.fullmatch(r"-?[0-9]+", v) for v in values):
+                raise ValueError(f"a coin is written row:column, got {part!r}")
+            items.append(tuple(int(v) for v in values))
     else:
         try:
             items = [tuple(int(v) for v in h) for h in position]
@@ -102,7 +103,7 @@ def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
     out: set[tuple[int, ...]] = set()
     for h in items:
         if len(h) != dims or any(v < 0 for v in h):
-            raise ValueError(f"a head has {dims} non-negative coordinates, got {h}")
+            raise ValueError(f"a coin has {dims} non-negative coordinates, got {h}")
         out ^= {h}  # a coin listed twice is turned twice: back to tails
     return sorted(out)
 
