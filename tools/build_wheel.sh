@@ -67,6 +67,9 @@ env -u NIMBERS_DEBUG -u NIMBERS_SANITIZE -u NIMBERS_PORTABLE_BUILD \
 unset LDSHARED
 sdist=$(echo "$work"/dist/nimbers-*.tar.gz)
 built=$(echo "$work"/dist/nimbers-*.whl)
+for made in "$sdist" "$built"; do
+    [ -f "$made" ] || { echo "build_wheel.sh: the build wrote no $made" >&2; exit 1; }
+done
 
 echo "== auditwheel show"
 "$tools/python" -m auditwheel show "$built"
