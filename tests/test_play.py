@@ -558,3 +558,11 @@ def test_web_playground_calls_still_work():
     assert game.over([]) and not game.over([0])
     text, after = HeapPlay(octal_game("0.77")).computer([3, 4])
     assert after == [1, 4] and text.startswith("take 2 from heap 0")
+
+
+def test_a_misere_game_over_before_any_move_names_no_last_mover():
+    # nobody moved: "the other made the last move" would be false
+    result, text = transcript("acrostic-twins", ["0:0"], [], misere=True)
+    assert result == "human"
+    assert text.splitlines()[-2] == ("no head can be turned, and you are to move: under "
+                                     "misère play the player who cannot move wins.")

@@ -87,6 +87,7 @@ def play(game: GamePlay, position: Any, first: str = "human",
     game.check(position)
     write(game.rules)
     mover = first
+    moved = False
     try:
         while not game.over(position):
             write(game.show(position))
@@ -96,11 +97,12 @@ def play(game: GamePlay, position: Any, first: str = "human",
             else:
                 position = _ask(game, position, read, write)
             mover = "human" if mover == "computer" else "computer"
+            moved = True
     except _Quit:
         write("bye")
         return "quit"
     write(game.show(position))
-    write(game.end_reason(mover))
+    write(game.end_reason(mover, moved))
     # The player to move now cannot: under the normal rule that player lost, under the
     # misère rule that player won (the other one made the last move).
     other = "computer" if mover == "human" else "human"
@@ -237,11 +239,17 @@ class GamePlay:
         lines.append("Commands: help (this), hint (the value and a winning move), q (quit).")
         return "\n".join(lines)
 
-    def end_reason(self, mover: str) -> str:
-        """Why the game ended: nobody can move, and what that means under the rule."""
+    def end_reason(self, mover: str, moved: bool = True) -> str:
+        """Why the game ended: nobody can move, and what that means under the rule (moved:
+        whether a move was made, so that someone made the last one)."""
         whose = "you are" if mover == "human" else "the computer is"
-        rule = ("under misère play the player who cannot move wins (the other made the last "
-                "move)" if self.misere else "under normal play the player who cannot move loses")
+        if not self.misere:
+            rule = "under normal play the player who cannot move loses"
+        elif moved:
+            rule = ("under misère play the player who cannot move wins (the other made the "
+                    "last move)")
+        else:
+            rule = "under misère play the player who cannot move wins"
         return f"{self.stuck}, and {whose} to move: {rule}."
 
 
