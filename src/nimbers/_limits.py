@@ -33,7 +33,7 @@ import contextlib
 import contextvars
 import os
 import re
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 __all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes",
            "available_memory", "time_cap", "check_time", "time_limit"]
@@ -135,16 +135,27 @@ def memory_cap() -> int:
     ...     memory_cap()
     1048576
     """
-    override = _override.get()
-    if override is not None:
-        return override
-    env = os.environ.get(ENV, "").strip()
-    if env:
-        return parse_size(env)
+    chosen = _chosen(_override, ENV, parse_size)
+    if chosen is not None:
+        return chosen
     cap = _physical_memory() // PHYSICAL_FRACTION
     limit = _address_space_limit()
     # the interpreter and numpy already hold part of a capped address space
     return cap if limit is None else min(cap, limit // 2)
+
+
+_T = TypeVar("_T")
+
+
+def _chosen(override: contextvars.ContextVar[_T | None], env: str,
+            parse: Callable[[str], _T]) -> _T | None:
+    """A cap set for this call (a keyword, through the context variable), else the
+    environment variable's, else None: the order every cap follows."""
+    value = override.get()
+    if value is not None:
+        return value
+    text = os.environ.get(env, "").strip()
+    return parse(text) if text else None
 
 
 def describe_bytes(nbytes: float) -> str:
@@ -236,13 +247,8 @@ def time_cap() -> float:
     ...     time_cap()
     5.0
     """
-    override = _time_override.get()
-    if override is not None:
-        return override
-    env = os.environ.get(TIME_ENV, "").strip()
-    if env:
-        return _parse_seconds(env, TIME_ENV)
-    return DEFAULT_TIME
+    chosen = _chosen(_time_override, TIME_ENV, lambda text: _parse_seconds(text, TIME_ENV))
+    return DEFAULT_TIME if chosen is None else chosen
 
 
 def _parse_seconds(text: str | float, name: str) -> float:
