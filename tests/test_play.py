@@ -566,3 +566,10 @@ def test_a_misere_game_over_before_any_move_names_no_last_mover():
     assert result == "human"
     assert text.splitlines()[-2] == ("no head can be turned, and you are to move: under "
                                      "misère play the player who cannot move wins.")
+
+
+@pytest.mark.parametrize("setup", [["1:2", "1:2", "0:1"], ["1:2,01:2"]])
+def test_a_head_typed_twice_in_the_setup_is_named(setup):
+    # the turning convention (a coin listed twice is turned twice) would cancel it silently
+    with pytest.raises(ValueError, match="head 1:2 is typed twice"):
+        setup_game("acrostic-twins", setup)

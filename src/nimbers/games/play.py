@@ -963,7 +963,12 @@ def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[Gam
         if len(parts) != 2 or not all(parts):
             raise ValueError(f"a board game is 'A x B' for two coin-turning games, got {name!r}")
         game = tartan(*parts)
-    heads = heads_2d(",".join(setup or _DEFAULT_BOARD))
+    typed = [w for part in (setup or _DEFAULT_BOARD) for w in part.replace(",", " ").split()]
+    coins = [heads_2d(w)[0] for w in typed]  # one coin a word (heads_2d checks each)
+    twice = [c for c in coins if coins.count(c) > 1]
+    if twice:  # heads_2d would cancel it (a coin listed twice is turned twice)
+        raise ValueError(f"head {twice[0][0]}:{twice[0][1]} is typed twice: list each head once")
+    heads = heads_2d(",".join(typed))
     if not heads:
         raise ValueError("give at least one head, as row:column")
     shape = (max(r for r, _ in heads) + 1, max(c for _, c in heads) + 1)
