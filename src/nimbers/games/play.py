@@ -672,15 +672,7 @@ class _Board(GamePlay):
         if not words or any(":" not in w for w in words):
             raise ValueError(f"{text!r} is not a move: type coins as row:column, e.g. "
                              f"'{self.example}'")
-        coins: list[tuple[int, int]] = []
-        for w in words:
-            try:
-                (r, c), = heads_2d(w)
-            except ValueError as exc:
-                raise ValueError(f"{exc} (e.g. '{self.example}')") from None
-            if (r, c) in coins:
-                raise ValueError(f"coin {r}:{c} is typed twice: a move turns each coin once")
-            coins.append((r, c))
+        coins = _coins_once(words, "coin", "a move turns each coin once", self.example)
         rows, cols = self.shape
         for r, c in coins:
             if r >= rows or c >= cols:
@@ -954,6 +946,25 @@ def _row(game: TurningGame, setup: Sequence[str], misere: bool) -> tuple[GamePla
     return TurningPlay(game, len(row), misere), heads_of(row)
 
 
+def _coins_once(words: Sequence[str], noun: str, why: str,
+                example: str | None = None) -> list[tuple[int, int]]:
+    """The coins typed, one "row:column" a word, each at most once: heads_2d alone would
+    cancel a coin listed twice (the turning convention: turned twice), which a person typing
+    a move or a board never means.  A malformed word's error shows ``example`` when given."""
+    coins: list[tuple[int, int]] = []
+    for w in words:
+        try:
+            (r, c), = heads_2d(w)
+        except ValueError as exc:
+            if example is None:
+                raise
+            raise ValueError(f"{exc} (e.g. '{example}')") from None
+        if (r, c) in coins:
+            raise ValueError(f"{noun} {r}:{c} is typed twice: {why}")
+        coins.append((r, c))
+    return coins
+
+
 def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
     game: Tartan | AcrosticTwins
     if key in BOARDS:
@@ -964,11 +975,7 @@ def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[Gam
             raise ValueError(f"a board game is 'A x B' for two coin-turning games, got {name!r}")
         game = tartan(*parts)
     typed = [w for part in (setup or _DEFAULT_BOARD) for w in part.replace(",", " ").split()]
-    coins = [heads_2d(w)[0] for w in typed]  # one coin a word (heads_2d checks each)
-    twice = [c for c in coins if coins.count(c) > 1]
-    if twice:  # heads_2d would cancel it (a coin listed twice is turned twice)
-        raise ValueError(f"head {twice[0][0]}:{twice[0][1]} is typed twice: list each head once")
-    heads = heads_2d(",".join(typed))
+    heads = sorted(_coins_once(typed, "head", "list each head once"))
     if not heads:
         raise ValueError("give at least one head, as row:column")
     shape = (max(r for r, _ in heads) + 1, max(c for _, c in heads) + 1)
