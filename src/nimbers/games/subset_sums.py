@@ -152,11 +152,8 @@ def _has(packed: np.ndarray, j: int, value: int) -> bool:
 
 
 def _width(g: Sequence[int], value: int = 0) -> int:
-    top = max([value, *g], default=0)
-    width = 8
-    while width <= top:
-        width *= 2
-    return width
+    """Bits a packed row needs: a power of two above every value (whole bytes: 8 or more)."""
+    return max(8, _power_of_two_at_least(max([value, *g], default=0) + 1))
 
 
 def reachable_sums(g: Sequence[int], lo: int, hi: int | None) -> set[int]:
