@@ -244,7 +244,7 @@ class TurningGame(MisereByEngine):
         ------
         ValueError
             n is not a non-negative int, or the table (or the work behind it) would pass the
-            memory cap.
+            memory cap, or the move sets to list would pass the time cap.
 
         >>> named_game("mocking-turtles").nim_values(8).tolist()
         [1, 2, 4, 7, 8, 11, 13, 14]
@@ -303,7 +303,7 @@ class TurningGame(MisereByEngine):
         ------
         ValueError
             A bad position, or a coin without a closed form whose table would pass the
-            memory cap.
+            memory cap or the time cap.
 
         >>> ruler = named_game("ruler")
         >>> ruler.nim_value("HTHH"), ruler.nim_value([0, 2, 3]), ruler.nim_value(3)
