@@ -690,20 +690,33 @@ static PyArrayObject *plain_operand(PyObject *x, int typenum)
     return (PyArrayObject *)PyArray_FromAny(x, NULL, 0, 0, NPY_ARRAY_CARRAY_RO, NULL);
 }
 
+/* The shape of the outer product, a's dimensions then b's, into dims; its number of
+ * dimensions, or -1 past NPY_MAXDIMS.  Element by element: a 0-d operand may have no
+ * dimensions array at all (NULL). */
+static int outer_shape(PyArrayObject *a, PyArrayObject *b, npy_intp dims[NPY_MAXDIMS])
+{
+    int na = PyArray_NDIM(a), nb = PyArray_NDIM(b);
+    if (na + nb > NPY_MAXDIMS)
+        return -1;
+    for (int i = 0; i < na; i++)
+        dims[i] = PyArray_DIM(a, i);
+    for (int i = 0; i < nb; i++)
+        dims[na + i] = PyArray_DIM(b, i);
+    return na + nb;
+}
+
 /* Whether out can take the result in place: an exact, writeable, C-contiguous, aligned
  * ndarray of the shape and dtype in the machine's byte order, sharing no memory with an
  * operand. */
 static int usable_out(PyArrayObject *out, PyArrayObject *a, PyArrayObject *b, int typenum)
 {
-    int nd = PyArray_NDIM(a) + PyArray_NDIM(b);
-    if (!PyArray_CheckExact((PyObject *)out) || PyArray_TYPE(out) != typenum ||
+    npy_intp dims[NPY_MAXDIMS];
+    int nd = outer_shape(a, b, dims);
+    if (nd < 0 || !PyArray_CheckExact((PyObject *)out) || PyArray_TYPE(out) != typenum ||
         PyArray_NDIM(out) != nd || !PyArray_ISCARRAY(out) || !PyArray_ISNOTSWAPPED(out))
         return 0;
-    for (int i = 0; i < PyArray_NDIM(a); i++)
-        if (PyArray_DIM(out, i) != PyArray_DIM(a, i))
-            return 0;
-    for (int i = 0; i < PyArray_NDIM(b); i++)
-        if (PyArray_DIM(out, PyArray_NDIM(a) + i) != PyArray_DIM(b, i))
+    for (int i = 0; i < nd; i++)
+        if (PyArray_DIM(out, i) != dims[i])
             return 0;
     const char *lo = PyArray_BYTES(out), *hi = lo + PyArray_NBYTES(out);
     PyArrayObject *ops[2] = {a, b};
@@ -717,16 +730,9 @@ static int usable_out(PyArrayObject *out, PyArrayObject *a, PyArrayObject *b, in
 
 static PyObject *new_outer(PyArrayObject *a, PyArrayObject *b, int typenum)
 {
-    npy_intp dims[2 * NPY_MAXDIMS];
-    int na = PyArray_NDIM(a), nb = PyArray_NDIM(b);
-    if (na + nb > NPY_MAXDIMS)
-        return NULL;
-    /* element by element: a 0-d operand may have no dimensions array at all (NULL) */
-    for (int i = 0; i < na; i++)
-        dims[i] = PyArray_DIM(a, i);
-    for (int i = 0; i < nb; i++)
-        dims[na + i] = PyArray_DIM(b, i);
-    return PyArray_SimpleNew(na + nb, dims, typenum);
+    npy_intp dims[NPY_MAXDIMS];
+    int nd = outer_shape(a, b, dims);
+    return nd < 0 ? NULL : PyArray_SimpleNew(nd, dims, typenum);
 }
 
 static void run_outer(int typenum, PyArrayObject *a, PyArrayObject *b, PyArrayObject *o)
