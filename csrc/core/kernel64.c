@@ -614,12 +614,6 @@ NK_CLMUL_FN static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrd
     } while (0)
 #endif
 
-static inline u64 lookup8(const nk_lintab t, const size_t k[8])
-{
-    return t[0][k[0]] ^ t[1][k[1]] ^ t[2][k[2]] ^ t[3][k[3]] ^ t[4][k[4]] ^ t[5][k[5]] ^
-           t[6][k[6]] ^ t[7][k[7]];
-}
-
 static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n)
 {
     NK_ALIGN64 nk_lintab t;
@@ -627,7 +621,7 @@ static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so
     for (size_t i = 0; i < n; i++) {
         size_t k[8];
         BYTE_INDICES(k, &AT(b, sb, i));
-        OUT(o, so, i) = lookup8((const u64(*)[256])t, k);
+        OUT(o, so, i) = nk_lookup8((const u64(*)[256])t, k);
     }
 }
 
@@ -644,8 +638,8 @@ static void mul_constant2(u64 c0, u64 c1, const u64 *b, ptrdiff_t sb, u64 *o0, u
     for (size_t i = 0; i < n; i++) {
         size_t k[8];
         BYTE_INDICES(k, &AT(b, sb, i));
-        OUT(o0, so, i) = lookup8((const u64(*)[256])t0, k);
-        OUT(o1, so, i) = lookup8((const u64(*)[256])t1, k);
+        OUT(o0, so, i) = nk_lookup8((const u64(*)[256])t0, k);
+        OUT(o1, so, i) = nk_lookup8((const u64(*)[256])t1, k);
     }
 }
 

@@ -82,11 +82,19 @@ extern u64 nk_half_squared_work[2]; /* (2^63) (x) (2^63) */
 typedef u64 nk_lintab[8][256];
 extern nk_lintab nk_to_poly_tab, nk_from_poly_tab;
 
+/* The map's image from the eight bytes of x, k[0] the lowest (however they were taken out). */
+static inline u64 nk_lookup8(const nk_lintab t, const size_t k[8])
+{
+    return t[0][k[0]] ^ t[1][k[1]] ^ t[2][k[2]] ^ t[3][k[3]] ^ t[4][k[4]] ^ t[5][k[5]] ^
+           t[6][k[6]] ^ t[7][k[7]];
+}
+
 static inline u64 nk_apply_linear(const nk_lintab t, u64 x)
 {
-    return t[0][x & 0xff] ^ t[1][(x >> 8) & 0xff] ^ t[2][(x >> 16) & 0xff] ^
-           t[3][(x >> 24) & 0xff] ^ t[4][(x >> 32) & 0xff] ^ t[5][(x >> 40) & 0xff] ^
-           t[6][(x >> 48) & 0xff] ^ t[7][x >> 56];
+    const size_t k[8] = {x & 0xff,         (x >> 8) & 0xff,  (x >> 16) & 0xff,
+                         (x >> 24) & 0xff, (x >> 32) & 0xff, (x >> 40) & 0xff,
+                         (x >> 48) & 0xff, x >> 56};
+    return nk_lookup8(t, k);
 }
 
 /* g^s for a sum s < 2^18 of logarithms. */
