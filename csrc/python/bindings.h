@@ -7,6 +7,7 @@
  *   linalg.c    matrices as buffers for the core's elimination
  *   logtable.c  LogTable, Pohlig-Hellman tables for logarithms
  *   games.c     the heap and coin-turning engines
+ *   frontier.c  the frontier engine for long heap-game runs
  *   signals.c   the stop request (Ctrl-C) polled by the core's long loops
  * The arithmetic itself lives in csrc/core/ and never sees Python.
  */
@@ -76,5 +77,6 @@ int nb_add_ufuncs(PyObject *module);
 int nb_add_linalg(PyObject *module);
 int nb_add_logtable(PyObject *module);
 int nb_add_games(PyObject *module);
+int nb_add_frontier(PyObject *module);
 
 #endif
