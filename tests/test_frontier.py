@@ -128,3 +128,19 @@ def test_bad_arguments_are_refused(tmp_path: Path, kwargs: dict[str, object],
         frontier_run(3.5, 10, tmp_path)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no frontier checkpoint"):
         frontier_values(tmp_path / "nothing")
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nimbers.cli import main
+    run = str(tmp_path / "run")
+    assert main(["heap", "grundy", "--frontier", "--until", "2^12", "--checkpoint", run,
+                 "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "rare mask 7e" in out and reference("grundy", 4096)[1] in out
+    assert main(["heap", "officers", "--frontier", "--until", "5000", "--checkpoint", run]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a run of grundy, not of 0.6" in err
+    assert main(["heap", "grundy", "--until", "5000"]) == 2
+    assert "--until comes with --frontier" in capsys.readouterr().err
+    assert main(["heap", "grundy", "--frontier", "--until", "5000"]) == 2
+    assert "--checkpoint DIR" in capsys.readouterr().err

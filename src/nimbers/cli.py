@@ -787,6 +787,8 @@ def game_commands(commands: _Commands) -> None:
                    help="with --misere: also the genus g^γ0γ1... of each heap (Winning Ways "
                         "ch. 13; searched, seconds beyond 20 heaps: e.g. nimbers heap kayles 12 "
                         "--misere --genus)")
+    from .games import frontier
+    frontier.add_arguments(p)
     _json_option(p)
 
     p = commands.add("turning", "values and winning moves of a coin-turning game",
@@ -864,6 +866,9 @@ def _nim(args: argparse.Namespace) -> str:
 
 def _heap(args: argparse.Namespace) -> str:
     from .games.heap import HeapGame, heap_game_from_code
+    if args.frontier or args.until is not None or args.checkpoint is not None:
+        from .games import frontier
+        return frontier.run_command(args)
     if args.resume:
         game = HeapGame.load(args.resume)
         if game.code != heap_game_from_code(args.code).code:

@@ -28,6 +28,7 @@ with exactly the values of an uninterrupted run, for any number of threads.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import hashlib
 import json
@@ -255,6 +256,7 @@ class _Run:
     def start(self, until: int) -> None:
         """A new run: the head by the ordinary engine, then the mask."""
         first = min(until, self.head)
+        began = time.monotonic()
         values = HeapGame(self.game.name, self.game.rules, self.game.kind,
                           self.game.code).nim_values(first, progress=False)
         if len(values) and int(values.max()) > 65535:
@@ -264,6 +266,7 @@ class _Run:
         _core.frontier_set_file(self.engine, self.fd, self.width)
         _core.frontier_feed(self.engine, values)
         self._set_mask(_best_mask(self.counts, self.parity_ok)[0])
+        self.seconds += time.monotonic() - began
 
     def _set_mask(self, emask: int) -> None:
         _core.frontier_set_mask(self.engine, emask)
@@ -434,3 +437,49 @@ def frontier_values(checkpoint: str | os.PathLike[str], start: int = 0,
         return np.zeros(0, dtype=f"<u{data['width']}")
     return np.memmap(folder / VALUES, dtype=f"<u{data['width']}", mode="r", offset=0,
                      shape=(count,))[start:stop]
+
+
+# ---- the command line: nimbers heap CODE --frontier --until N --checkpoint DIR -------------
+
+def _count_argument(text: str) -> int:
+    """A heap count: 268435456, 2^28 or 2**28."""
+    base, _, power = text.replace("**", "^").partition("^")
+    try:
+        value = int(base) ** int(power) if power else int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a count: {text!r} (e.g. 2^28)") from None
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The frontier options of ``nimbers heap``."""
+    group = parser.add_argument_group(
+        "frontier runs", "long runs in bounded memory, every value streamed to DIR/values.bin, "
+        "checkpointed; the same command started again goes on from the last checkpoint "
+        "(e.g. nimbers heap grundy --frontier --until 2^28 --checkpoint runs/grundy)")
+    group.add_argument("--frontier", action="store_true",
+                       help="a frontier run (Grundy's game and two-heap codes such as 0.6)")
+    group.add_argument("--until", type=_count_argument, metavar="N",
+                       help="heap sizes to reach: 0 .. N-1 (e.g. 2^28)")
+    group.add_argument("--checkpoint", metavar="DIR", help="the run's directory")
+    group.add_argument("--threads", type=int, metavar="K",
+                       help="threads (default: every CPU available); the values do not change")
+    group.add_argument("--interval", type=float, default=60.0, metavar="SECONDS",
+                       help="seconds between checkpoints (default 60)")
+
+
+def run_command(args: argparse.Namespace) -> str:
+    """``nimbers heap CODE --frontier ...``: runs, and returns the statistics as text or JSON."""
+    if not args.frontier:
+        used = [o for o in ("until", "checkpoint", "threads") if getattr(args, o) is not None]
+        if used:
+            raise ValueError(f"--{used[0]} comes with --frontier")
+        raise ValueError("run_command is for --frontier")
+    if args.until is None or args.checkpoint is None:
+        raise ValueError("--frontier needs --until N and --checkpoint DIR (e.g. nimbers heap "
+                         "grundy --frontier --until 2^24 --checkpoint runs/grundy)")
+    stats = frontier_run(args.code, args.until, args.checkpoint, threads=args.threads,
+                         interval=args.interval)
+    if getattr(args, "json", False):
+        return json.dumps(dataclasses.asdict(stats), indent=1)
+    return stats.summary()
