@@ -45,8 +45,23 @@
 /* G: positions per group; SLOTS: groups in flight; NFIRST: first heap sizes among the parts;
  * SCRATCH: values read back per piece; CHUNK_SPLITS: splits marked one by one per chunk
  * while values of rare class are pending, up to MARK_BUDGET before the search by value. */
-enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = 192, SCRATCH = 4096, CHUNK_SPLITS = 64, MARK_BUDGET = 256,
-       MAX_BITS = 16 };
+#ifndef FR_NFIRST
+#define FR_NFIRST 192
+#endif
+#ifndef FR_BUDGET
+#define FR_BUDGET 256
+#endif
+/* TRY_VALUES: values with lists of witnesses to try, TRY_LEN entries each, PER_VALUE per
+ * frequent value of the frontier, from heap sizes below TRY_FROM (cached near the frontier's). */
+#ifndef FR_TRY_FROM
+#define FR_TRY_FROM (1 << 16)
+#endif
+#ifndef FR_TRY_LEN
+#define FR_TRY_LEN 128
+#endif
+enum { TRY_VALUES = 1024, TRY_LEN = FR_TRY_LEN, PER_VALUE = 8, TRY_FROM = FR_TRY_FROM };
+enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
+       MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
 
 typedef struct {
     uint64_t p;
@@ -84,6 +99,11 @@ struct fr_state {
     size_t nparts, pcap;
     uint64_t nrare, last_rare;
     size_t near_limit; /* D of the last step */
+    /* the witnesses to try first for a value v of rare class: heap sizes a of the head
+     * whose value u makes u ^ v a frequent value of the frontier */
+    uint32_t *tries;     /* TRY_VALUES lists of TRY_LEN: a << 16 | g(a) */
+    uint16_t *ntries;
+    uint64_t tries_next; /* rebuilt when done reaches this */
     slot slots[SLOTS];
     size_t slot_bits;
 };
@@ -101,6 +121,13 @@ static inline int parity32(uint32_t x)
 static int is_rare(const fr_state *s, uint64_t i, uint32_t v)
 {
     return !parity32(((v << 1) | (uint32_t)(i & 1)) & s->emask);
+}
+
+/* Heap sizes among the parts whatever their values: the first NFIRST, where the search for
+ * values of rare class would start anyway. */
+static int is_first(uint64_t n)
+{
+    return n <= NFIRST;
 }
 
 /* ---- reading values back: head, window or file ---------------------------------------- */
@@ -226,6 +253,8 @@ void fr_free(fr_state *s)
     free(s->common[0]);
     free(s->common[1]);
     free(s->parts);
+    free(s->tries);
+    free(s->ntries);
     for (int i = 0; i < SLOTS; i++)
         free(s->slots[i].tab);
     free(s);
@@ -293,7 +322,7 @@ static int accept(fr_state *s, uint16_t v)
         s->nrare++;
         s->last_rare = n;
     }
-    if (n >= 1 && (rare || n <= NFIRST)) {
+    if (n >= 1 && (rare || is_first(n))) {
         if (parts_reserve(s, s->nparts + 1) < 0)
             return -1;
         s->parts[s->nparts].p = n;
@@ -337,7 +366,7 @@ int fr_set_mask(fr_state *s, uint32_t emask, const nc_poll *poll)
                 s->nrare++;
                 s->last_rare = n;
             }
-            if (rare || n <= NFIRST) {
+            if (rare || is_first(n)) {
                 if (parts_reserve(s, s->nparts + 1) < 0)
                     return NC_NOMEM;
                 s->parts[s->nparts].p = n;
@@ -394,6 +423,93 @@ static int far_marks(const fr_state *s, slot *sl, uint64_t n0, size_t m, size_t 
             if (!src)
                 return -1;
             mark_group(sl->tab, ts, src, m, pt->g);
+        }
+    }
+    return 0;
+}
+
+/* ---- the witnesses to try first ------------------------------------------------------------ */
+
+/* Rebuilds the lists from the frequencies of the window's last values: for v, the heap sizes
+ * a < TRY_FROM of the head with g(a) = t ^ v for the most frequent values t, so that a split
+ * a + (total - a) reaches v as often as t occurs near the frontier (tens of tries, where the
+ * splits in order take thousands for the values that need two large, nearly equal parts). */
+static int build_tries(fr_state *s)
+{
+    size_t nv = (size_t)1 << s->bits < TRY_VALUES ? (size_t)1 << s->bits : TRY_VALUES;
+    if (!s->tries) {
+        s->tries = (uint32_t *)malloc((size_t)TRY_VALUES * TRY_LEN * sizeof(uint32_t));
+        s->ntries = (uint16_t *)calloc(TRY_VALUES, sizeof(uint16_t));
+        if (!s->tries || !s->ntries)
+            return -1;
+    }
+    uint32_t *freq = (uint32_t *)calloc(nv, sizeof(uint32_t));
+    uint32_t *where = (uint32_t *)malloc(nv * PER_VALUE * sizeof(uint32_t));
+    uint8_t *nwhere = (uint8_t *)calloc(nv, 1);
+    uint32_t *order = (uint32_t *)malloc(nv * sizeof(uint32_t));
+    int ok = freq && where && nwhere && order;
+    if (ok) {
+        size_t have = (size_t)(s->done - s->base), from = have > TRY_FROM ? have - TRY_FROM : 0;
+        for (size_t i = from; i < have; i++)
+            if (s->buf[i] < nv)
+                freq[s->buf[i]]++;
+        size_t top = s->nhead < TRY_FROM ? s->nhead : TRY_FROM;
+        for (size_t a = NFIRST + 1; a < top; a++) {
+            uint16_t u = s->head[a];
+            if (u < nv && nwhere[u] < PER_VALUE)
+                where[(size_t)u * PER_VALUE + nwhere[u]++] = (uint32_t)a;
+        }
+        for (size_t t = 0; t < nv; t++)
+            order[t] = (uint32_t)t;
+        for (size_t i = 1; i < nv; i++) { /* most frequent first (insertion sort: nv <= 1024) */
+            uint32_t t = order[i];
+            size_t j = i;
+            for (; j > 0 && freq[order[j - 1]] < freq[t]; j--)
+                order[j] = order[j - 1];
+            order[j] = t;
+        }
+        for (size_t v = 0; v < nv; v++) {
+            uint32_t *list = s->tries + v * TRY_LEN;
+            size_t len = 0;
+            for (size_t i = 0; i < nv && freq[order[i]] && len < TRY_LEN; i++) {
+                uint32_t u = order[i] ^ (uint32_t)v;
+                for (size_t j = 0; u < nv && j < nwhere[u] && len < TRY_LEN; j++)
+                    list[len++] = where[(size_t)u * PER_VALUE + j] << 16 | u;
+            }
+            for (size_t i = 1; i < len; i++) { /* by heap size: the loads go in order */
+                uint32_t x = list[i];
+                size_t j = i;
+                for (; j > 0 && list[j - 1] > x; j--)
+                    list[j] = list[j - 1];
+                list[j] = x;
+            }
+            s->ntries[v] = (uint16_t)len;
+        }
+        for (size_t v = nv; v < TRY_VALUES; v++)
+            s->ntries[v] = 0;
+    }
+    free(freq);
+    free(where);
+    free(nwhere);
+    free(order);
+    return ok ? 0 : -1;
+}
+
+/* Whether a split a + (total - a) with a among v's tries reaches v. */
+static int tried(const fr_state *s, uint16_t v, const uint64_t *total, const uint64_t *hi)
+{
+    if (!s->tries || v >= TRY_VALUES)
+        return 0;
+    const uint32_t *list = s->tries + (size_t)v * TRY_LEN;
+    for (size_t k = 0; k < s->nsplit; k++) {
+        if (!total[k])
+            continue;
+        for (size_t i = 0, len = s->ntries[v]; i < len; i++) {
+            uint64_t a = list[i] >> 16, q = total[k] - a;
+            if (a >= hi[k] || q < s->base)
+                continue;
+            if ((uint16_t)(list[i] ^ s->buf[q - s->base]) == v)
+                return 1;
         }
     }
     return 0;
@@ -503,6 +619,10 @@ static int settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch 
         uint16_t v = (uint16_t)fs->pending[i];
         if (row[v])
             continue;
+        if (tried(s, v, total, hi)) {
+            row[v] = 1;
+            continue;
+        }
         int hit = 0;
         uint64_t from = 0;
         for (uint64_t stretch = 4 * BLOCK; !hit; from += stretch, stretch = stretch < SCRATCH ? 2 * stretch : SCRATCH) {
@@ -700,6 +820,11 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
         s->bits = 1;
     if (slots_ready(s) < 0 || parts_reserve(s, s->nparts + count) < 0)
         return NC_NOMEM;
+    if (s->done >= s->tries_next && s->done >= 2 * TRY_FROM) {
+        if (build_tries(s) < 0)
+            return NC_NOMEM;
+        s->tries_next = s->done + s->done / 4;
+    }
     finisher_scratch *fs = (finisher_scratch *)malloc(sizeof *fs);
     if (!fs)
         return NC_NOMEM;
