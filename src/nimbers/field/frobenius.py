@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
-from ._gf2 import XorBasis
-from .arith import field_bits, nim_div, nim_mul, nim_pow, nim_square, nim_sqrt
-from .nimber import nimber_value
+from .. import _core
+from .._gf2 import XorBasis
+from ..arith import field_bits, nim_div, nim_mul, nim_pow, nim_square, nim_sqrt
+from ..nimber import nimber_value
 
 __all__ = ["FERMAT_PRIME_FACTORS", "group_order_factors", "nim_order", "is_primitive",
            "primitive_element", "nim_log", "nim_trace", "nim_norm", "conjugates",

@@ -42,9 +42,9 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from ._gf2 import XorBasis
-from ._tower import Tower, _prime_factors
-from .arith import nim_inv, nim_mul, nim_pow, nim_sqrt
+from .._gf2 import XorBasis
+from .._tower import Tower, _prime_factors
+from ..arith import nim_inv, nim_mul, nim_pow, nim_sqrt
 
 __all__ = [
     "MAX_PRIME",
