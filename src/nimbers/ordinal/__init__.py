@@ -31,8 +31,9 @@ The constants are computed from their definition (cached) for the primes up to
 :data:`MAX_PRIME` = 257, as far as CGSuite's table goes; arithmetic that needs a larger
 prime's constant raises ValueError.
 
-The package, one module per concept (imports run down this list, never up, but for the two
-calls in :mod:`~nimbers.ordinal.ordinals` where Lenstra's recursion closes):
+The package, one module per concept (imports run down this list, never up; the fields and
+the constants register themselves with :mod:`~nimbers.ordinal.ordinals`, whose products
+need them):
 :mod:`~nimbers.ordinal.exponents` (exponents below ω^ω, the odd primes),
 :mod:`~nimbers.ordinal.notation` (Cantor normal form as text), :mod:`~nimbers.ordinal.ordinals`
 (the :class:`Ordinal` type and its products), :mod:`~nimbers.ordinal.fields` (finite fields of

@@ -21,7 +21,7 @@ import numpy as np
 from .._gf2 import XorBasis
 from .._tower import Tower, _prime_factors
 from .exponents import Exponent, _digits, _INDEX, _odd_prime, _strip
-from .ordinals import Ordinal, _alpha_terms
+from .ordinals import Ordinal, _alpha_terms, register_fields
 
 # A field with more coordinates than this (over GF(2)) is refused by the operations that
 # need a dense representation (inverse, powers, roots, degrees): the memory and time grow
@@ -160,6 +160,9 @@ class _Field:
             if v == 0:
                 return [(comb >> k) & 1 for k in range(i, -1, -1)]
         raise AssertionError("powers of an element of a finite field are dependent")
+
+
+register_fields(_Field.of)
 
 
 # ---- subfields ----------------------------------------------------------------------------------

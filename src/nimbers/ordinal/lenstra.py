@@ -15,7 +15,7 @@ from typing import Iterable
 from .._tower import _prime_factors
 from .exponents import MAX_PRIME, Exponent, _check_prime, _INDEX, _odd_prime, _strip
 from .fields import _Field
-from .ordinals import Ordinal
+from .ordinals import Ordinal, register_constants
 
 def order_of_two(p: int) -> int:
     """f(p): the multiplicative order of 2 modulo an odd prime p.
@@ -151,3 +151,6 @@ def alpha_terms(j: int) -> dict[Exponent, int]:
         raise ValueError(f"out of range: this product needs Lenstra's constant α_{p} for "
                          f"ω^(ω^{j}), computed only for primes p <= {MAX_PRIME}")
     return dict(_alpha(p)._terms)
+
+
+register_constants(alpha_terms)

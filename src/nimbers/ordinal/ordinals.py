@@ -5,9 +5,9 @@ A product ω^e1 ⊗ ω^e2 adds the exponents digit by digit in the base of each 
 prime; a carry out of the lowest digit of position j is a factor κ_p^p = α_p (Lenstra's
 constant, :mod:`nimbers.ordinal.lenstra`).  Inverses, powers and roots work densely in the
 finite field that holds the operand (:mod:`nimbers.ordinal.fields`).  Those two modules are
-built from this one, and this one needs them back (α_p is computed by arithmetic in smaller
-fields): the recursion closes in :func:`_alpha_terms` and :func:`_field_of`, which import them
-when first called.
+built on this one, and this one needs them back (α_p is computed by arithmetic in smaller
+fields): they register themselves here (:func:`register_constants`,
+:func:`register_fields`), so that imports run one way.
 
 >>> w = Ordinal("w")
 >>> w * w * w, w ** 3 == 2
@@ -17,7 +17,7 @@ when first called.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
 
@@ -299,18 +299,39 @@ def _exponent_ordinal(e: Exponent) -> Ordinal:
 
 
 # ---- where the recursion closes ----------------------------------------------------------------
+# Products need Lenstra's constants α_p, and inverses need the dense field of their operand;
+# both are computed with this module's products.  So the modules above this one register
+# them here when they are imported (importing any part of nimbers.ordinal imports them all),
+# and the imports keep running one way.
+
+_alpha_source: Callable[[int], dict[Exponent, int]] | None = None
+_field_source: Callable[[Iterable[Ordinal]], _Field] | None = None
+
+
+def register_constants(alpha_terms: Callable[[int], dict[Exponent, int]]) -> None:
+    """Called by :mod:`nimbers.ordinal.lenstra`: the terms of α_p for the j-th odd prime."""
+    global _alpha_source
+    _alpha_source = alpha_terms
+
+
+def register_fields(field_of: Callable[[Iterable[Ordinal]], _Field]) -> None:
+    """Called by :mod:`nimbers.ordinal.fields`: the smallest dense field holding ordinals."""
+    global _field_source
+    _field_source = field_of
+
 
 def _alpha_terms(j: int) -> dict[Exponent, int]:
     """The terms of Lenstra's α_p for the j-th odd prime p (ValueError past MAX_PRIME)."""
-    from .lenstra import alpha_terms  # α_p is computed with this module's arithmetic
-    return alpha_terms(j)
+    if _alpha_source is None:
+        raise RuntimeError("nimbers.ordinal.lenstra was not imported")
+    return _alpha_source(j)
 
 
 def _field_of(xs: Iterable[Ordinal]) -> _Field:
     """The smallest field of the tower (dense arithmetic) holding the ordinals."""
-    from .fields import _Field  # the field's layers are built from products of ordinals
-    return _Field.of(xs)
-
+    if _field_source is None:
+        raise RuntimeError("nimbers.ordinal.fields was not imported")
+    return _field_source(xs)
 
 
 @lru_cache(maxsize=1 << 16)
