@@ -12,23 +12,48 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable
 
+import numpy as np
+
+from .._limits import check_time
 from .._tower import _prime_factors
 from .exponents import MAX_PRIME, Exponent, _check_prime, _INDEX, _odd_prime, _strip
 from .fields import _Field
 from .ordinals import Ordinal, register_constants
 
+#: Steps a second of the loop in :func:`order_of_two` (measured: about 3 million on a shared
+#: 2-core x86 machine; set lower, so that the estimate errs on the side of refusing).
+_ORDER_STEPS_PER_SECOND = 2e6
+
+
 def order_of_two(p: int) -> int:
-    """f(p): the multiplicative order of 2 modulo an odd prime p.
+    """f(p): the multiplicative order of 2 modulo an odd p >= 3 (for Lenstra's constants, an
+    odd prime), the least f >= 1 with 2^f = 1 (mod p).
+
+    Raises TypeError for a non-integer, ValueError for an even p or one below 3 (2 has no
+    order there) and for a p so large that the search (up to p - 1 steps) would pass the
+    time cap (:func:`nimbers._limits.time_cap`).
 
     >>> [order_of_two(p) for p in (3, 5, 7, 11, 13)]
     [2, 4, 3, 10, 12]
     """
+    if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
+        raise TypeError(f"p must be an odd int, not {type(p).__name__}")
     p = int(p)
-    f, t = 1, 2 % p
+    if p < 3 or p % 2 == 0:
+        raise ValueError(f"2 has no multiplicative order modulo {_short(p)}: p must be odd and "
+                         "at least 3")
+    check_time(p - 1, _ORDER_STEPS_PER_SECOND, f"the order of 2 modulo {_short(p)} (up to p - 1 "
+               "steps)", "pass a smaller p")
+    f, t = 1, 2
     while t != 1:
         t = t * 2 % p
         f += 1
     return f
+
+
+def _short(n: int) -> str:
+    """n in a message: its digits, or its size when they would not fit on a line."""
+    return str(n) if n.bit_length() <= 128 else f"a {n.bit_length()}-bit number"
 
 
 def _prime_power(q: int) -> tuple[int, int]:
