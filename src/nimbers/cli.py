@@ -865,9 +865,10 @@ def _nim(args: argparse.Namespace) -> str:
 
 def _heap(args: argparse.Namespace) -> str:
     from .games.heap import HeapGame, heap_game_from_code
-    if args.resume:
+    if args.resume is not None:
         game = HeapGame.load(args.resume)
-        if game.code != heap_game_from_code(args.code).code:
+        asked = heap_game_from_code(args.code)
+        if (game.code, game.rules, game.kind) != (asked.code, asked.rules, asked.kind):
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game_from_code(args.code)
@@ -880,7 +881,7 @@ def _heap(args: argparse.Namespace) -> str:
     values = game.nim_values(args.count).tolist()
     stats = game.stats(args.count) if args.stats else None
     period = game.period() if args.period else None
-    if args.save:
+    if args.save is not None:
         game.save(args.save)
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
