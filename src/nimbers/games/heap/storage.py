@@ -120,7 +120,7 @@ def load_values(path: str) -> tuple[HeapValues, str]:
     store.g, store.known = values, len(values)
     _check_against_rules(npy, HeapRules(state["name"], rules, state["kind"], state["code"]),
                          values)
-    if state["period"] is not None:
+    if state.get("period") is not None:
         store.proven = _checked_period(state_file, state["period"], store)
     return store, state["code"]
 
