@@ -284,6 +284,27 @@ static int store_object(char *o, PyObject *r)
     return 0;
 }
 
+/* An element of an object array as the core reads it: a numpy integer or bool scalar is
+ * the int it holds (as nim_mul(np.uint8(3), 3) reads it), anything else itself (a Python
+ * int, a Nimber, or what nb_element then refuses).  A new reference, NULL on error. */
+static PyObject *object_element(PyObject *o)
+{
+    if (PyArray_IsScalar(o, Integer))
+        return PyNumber_Index(o);
+    if (PyArray_IsScalar(o, Bool))
+        return PyLong_FromLong(PyObject_IsTrue(o));
+    return Py_NewRef(o);
+}
+
+static PyObject *object_result(nim_op op, PyObject *x, PyObject *y)
+{
+    PyObject *a = object_element(x), *b = y && a ? object_element(y) : NULL;
+    PyObject *r = a && (b || !y) ? nb_element(op, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return r;
+}
+
 #define OBJECT_LOOPS(OP, NAME)                                                                 \
     static int NAME##_object(LOOP_PARAMS)                                                      \
     {                                                                                          \
@@ -297,7 +318,7 @@ static int store_object(char *o, PyObject *r)
                 PyErr_SetString(PyExc_TypeError, "nimbers are non-negative integers, not NULL"); \
                 return -1;                                                                     \
             }                                                                                  \
-            if (store_object(o, nb_element(OP, x, y)) < 0)                                     \
+            if (store_object(o, object_result(OP, x, y)) < 0)                                  \
                 return -1;                                                                     \
         }                                                                                      \
         return 0;                                                                              \
