@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from nimbers.web import make_server, serve_in_thread
+from nimbers.web import ENDPOINTS, make_server, serve_in_thread
 from nimbers.web.server import loopback_host
 
 
@@ -92,6 +92,7 @@ def test_other_methods_are_a_405_with_allow(server, method):
         b"Content-Length: 0\r\n\r\n")
     assert status == 405, body
     assert headers["allow"] == "GET, HEAD, POST"
+    assert headers["connection"] == "close"  # the server closes it: a client must know
     assert "not supported" in json.loads(body)["error"]
 
 
@@ -189,3 +190,17 @@ def test_a_closed_pool_starts_no_replacement(capfd):
         s.server_close()
     time.sleep(1.5)  # a replacement would have started and written by now
     assert "Traceback" not in capfd.readouterr().err
+
+
+# ---- the API's functions in this process ----------------------------------------------------
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.path)
+def test_each_example_runs_in_process_without_a_warning(endpoint):
+    """The workers run the api functions in other processes, where a warning (a deprecated
+    name, say) goes unseen: here the suite's warnings-are-errors rule sees it."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    from nimbers.web import api
+
+    query = dict(parse_qsl(urlsplit(endpoint.example).query))
+    assert getattr(api, endpoint.function)(**endpoint.arguments(query)) is not None

@@ -397,6 +397,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         for name, value in self._extra_headers.items():
             self.send_header(name, value)
+        if self.close_connection:  # say so: a keep-alive client would send its next request
+            self.send_header("Connection", "close")
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; "
                          "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
