@@ -168,10 +168,11 @@ function paintTable() {
   g.imageSmoothingEnabled = false;
   g.drawImage(tableImage, 0, 0, cell * n, cell * n);
   if (cell / ratio >= 18) {  // the numbers, when they fit: white with a dark rim, legible on any colour
-    g.font = `bold ${Math.floor(cell * 0.42)}px monospace`;
+    g.font = `bold ${Math.floor(cell * 0.5)}px monospace`;
     g.textAlign = "center";
     g.textBaseline = "middle";
-    g.lineWidth = Math.max(2, cell * 0.1);
+    g.lineWidth = Math.max(2, cell * 0.09);
+    g.lineJoin = "round";  // mitred corners of the rim poke into the digits
     g.strokeStyle = "#000";
     g.fillStyle = "#fff";
     for (let a = 0; a < n; a++) {
@@ -195,7 +196,7 @@ function paintTable() {
     g.strokeRect(0, 0, sub * cell, sub * cell);
   }
   canvas.dataset.cell = cell / ratio;  // CSS pixels
-  canvas.dataset.font = Math.floor(cell * 0.42) / ratio;
+  canvas.dataset.font = cell / ratio >= 18 ? Math.floor(cell * 0.5) / ratio : 0;  // CSS pixels
   $("tab-cell").textContent = `${table.op === "mul" ? "⊗" : "⊕"} table of 0 … ${n - 1}` +
     (sub && sub <= n ? `; outlined: the subfield GF(${sub}) of the numbers below ${sub}` : "");
   $("tab-derivation").replaceChildren();
