@@ -17,7 +17,7 @@ W = Ordinal("ω")
 
 def lenstra_table():
     rows = {}
-    for line in open(DATA / "lenstra_constants.txt"):
+    for line in (DATA / "lenstra_constants.txt").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or not line.strip():
             continue
         p, e, qs = line.split()
