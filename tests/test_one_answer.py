@@ -67,3 +67,57 @@ def test_floats_in_dask_are_refused_in_the_same_words():
                  lambda: nim_mul(da.from_array(np.array([3], dtype=np.uint8)), 2.5)):
         with pytest.raises(TypeError, match="^nim arithmetic takes integers"):
             call()
+
+
+# ---- apparent periods carry their evidence ------------------------------------------------------
+
+def test_a_short_repetition_at_the_end_is_not_offered():
+    from nimbers.games.heap import octal_game
+    found = octal_game("0.16").period(max_n=65536)  # period 3 over the last 41 values only
+    assert found.period is None and not found.proven and found.glimpse == (3, 65495)
+    assert str(found) == ("no period found up to n = 65536 (period 3 repeats in the last 41 "
+                          "values only, too few to offer)")
+
+
+def test_an_apparent_period_says_how_often_it_repeats_over_which_values():
+    from nimbers.games.heap import octal_game
+    found = octal_game("0.127").period(max_n=65536)
+    assert (found.period, found.preperiod, found.proven) == (4, 46578, False)
+    assert found.span == 18958 and found.repetitions == 18958 / 4
+    assert "it repeats 4,739 times over g(46578) .. g(65535), 18,958 of the 65,536 values" \
+        in str(found)
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.07", "0.137", "0.127", "0.16", "0.354", "4.7"])
+@pytest.mark.parametrize("n", [100, 300, 5000])
+def test_what_is_offered_has_the_evidence(code, n):
+    from nimbers.games.heap import octal_game, take_break_game
+    from nimbers.games.heap.periodicity import APPARENT_SHARE
+    game = take_break_game(code) if code.startswith("4") else octal_game(code)
+    found = game.period(max_n=n)
+    if found.period is None or found.proven:
+        return
+    g = game.nim_values(found.checked_up_to)
+    p, n0 = found.period, found.preperiod
+    assert found.span * APPARENT_SHARE >= found.checked_up_to and found.span >= 3 * p
+    assert (g[n0 + p:] == g[n0:len(g) - p]).all()  # and it is what the values show
+
+
+def test_the_period_search_of_the_cli_goes_as_far_as_asked(capsys):
+    from nimbers.cli import main
+    assert main(["heap", "0.354", "1100000", "--period"]) == 0
+    assert capsys.readouterr()[0].splitlines()[-1] == "no period found up to n = 1100000"
+    assert main(["heap", "0.354", "20", "--period", "--max-n", "4096"]) == 0
+    assert capsys.readouterr()[0].splitlines()[-1] == "no period found up to n = 4096"
+    assert main(["heap", "0.127", "20", "--period", "--max-n", "65536", "--json"]) == 0
+    import json
+    period = json.loads(capsys.readouterr()[0])["period"]
+    assert period["repetitions"] == 18958 / 4 and "4,739 times" in period["text"]
+
+
+def test_the_web_sequence_shows_the_same_evidence():
+    from nimbers.web.api import heap_sequence
+    thin = heap_sequence("0.16", 10, 65536)
+    assert thin["period"] is None and "too few to offer" in thin["text"]
+    fair = heap_sequence("0.127", 10, 65536)
+    assert fair["period"] == 4 and fair["repetitions"] == 18958 / 4 and "4,739 times" in fair["text"]

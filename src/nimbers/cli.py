@@ -769,7 +769,11 @@ def game_commands(commands: _Commands) -> None:
     p.add_argument("count", type=parse_nimber, nargs="?", default=30,
                    help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
-                   help="also find the period (proved by the octal periodicity theorem)")
+                   help="also find the period (proved by the octal periodicity theorem), "
+                        "searching up to count values or 2^20 (2^11 with three-heap splits), "
+                        "whichever is more, or up to --max-n")
+    p.add_argument("--max-n", type=parse_nimber, metavar="N",
+                   help="with --period: how many values the period search may compute")
     p.add_argument("--stats", action="store_true",
                    help="print statistics instead of the values: the largest value, the rare "
                         "mask and the rare heap sizes with their values")
@@ -880,7 +884,7 @@ def _heap(args: argparse.Namespace) -> str:
         return _misere_heap_values(game, args.count, args.genus, args.json)
     values = game.nim_values(args.count).tolist()
     stats = game.stats(args.count) if args.stats else None
-    period = game.period() if args.period else None
+    period = game.period(max_n=_period_search(game, args)) if args.period else None
     if args.save is not None:
         game.save(args.save)
     if args.json:
@@ -891,12 +895,22 @@ def _heap(args: argparse.Namespace) -> str:
             data["stats"] = str(stats)
         if period is not None:
             data["period"] = {"period": period.period, "preperiod": period.preperiod,
-                              "proven": period.proven, "checked_up_to": period.checked_up_to}
+                              "proven": period.proven, "checked_up_to": period.checked_up_to,
+                              "repetitions": period.repetitions, "text": str(period)}
         return _json(data)
     lines = [str(stats) if stats is not None else " ".join(str(v) for v in values)]
     if period is not None:
         lines.append(str(period))
     return "\n".join(lines)
+
+
+def _period_search(game: Any, args: argparse.Namespace) -> int:
+    """How far ``heap --period`` searches: --max-n, else the values asked for or the
+    library's default (2^20; 2^11 with three-heap splits, n^2 work a heap), whichever is more."""
+    if args.max_n is not None:
+        return int(args.max_n)
+    default = 1 << 11 if any(d & 8 for d in game.rules or ()) else 1 << 20
+    return max(int(args.count), default)
 
 
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
