@@ -90,7 +90,7 @@ def test_a_game_too_big_for_memory_is_refused_at_once():
     for base in (2, 4):
         with pytest.raises(ValueError, match="memory cap.*shorter length"):
             digit_values(64, 20, base)
-        with pytest.raises(ValueError, match="memory cap"):
+        with pytest.raises(ValueError, match="memory cap|can be listed"):  # whichever comes first
             lexicode(64, 20, base)
 
 
