@@ -222,3 +222,23 @@ def test_signed_64_bit_operands_take_the_array_kernel(kernel, n):
                  lambda: nim_mul(bad, 3)):
         with pytest.raises(ValueError, match="got -5"):
             call()
+
+
+@pytest.mark.parametrize("c", [0, 1, 2, 3, 255, 256, 2**32, 2**63, 2**64 - 1, 0x1234567890ABCDEF])
+def test_constant_times_strided_and_in_place(kernel, c):
+    """A constant times an array is a linear map (tables; GFNI byte products under vpclmul
+    where the CPU has them): contiguous, strided, reversed and in place, every tail length."""
+    rng = np.random.default_rng(c % 1000)
+    b = random_u64(rng, 1203)
+    expect = np.array([fermat_mul(c, int(x)) for x in b], dtype=np.uint64)
+    cu = np.uint64(c)
+    for n in (384, 385, 386, 387, 1203):
+        assert (nim_mul(b[:n], cu) == expect[:n]).all()
+    assert (nim_mul(cu, b[::3]) == expect[::3]).all()
+    assert (nim_mul(b[::-1], cu) == expect[::-1]).all()
+    inplace = b.copy()
+    nim_mul(inplace, cu, out=inplace)
+    assert (inplace == expect).all()
+    out = np.zeros(2 * len(b), dtype=np.uint64)
+    nim_mul(b, cu, out=out[::2])
+    assert (out[::2] == expect).all() and not out[1::2].any()
