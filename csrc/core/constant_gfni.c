@@ -14,6 +14,8 @@
  * map back: 2 affine maps, 7 byte shuffles and 8 byte products for four products, where the
  * table path does eight lookups an element.
  */
+#include <string.h>
+
 #include "kernel_inline.h"
 
 #ifdef NK_HAVE_VPCLMUL
@@ -148,11 +150,14 @@ NK_GFNI_FN void nk_mul_constant_gfni(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, 
             _mm256_storeu_si256((__m256i *)(o + i + 4), mul4(x1, d, rot, to, from));
         }
     }
-    for (; i < n; i += 4) { /* strided, and the last few: through a buffer of four */
+    for (; i < n; i += 4) { /* strided (an outer product's columns), and the last few */
         u64 buf[4] = {0, 0, 0, 0};
         size_t len = n - i < 4 ? n - i : 4;
-        for (size_t k = 0; k < len; k++)
-            buf[k] = *(const u64 *)((const char *)b + (ptrdiff_t)(i + k) * sb);
+        if (sb == (ptrdiff_t)sizeof(u64) && len == 4)
+            memcpy(buf, b + i, sizeof buf);
+        else
+            for (size_t k = 0; k < len; k++)
+                buf[k] = *(const u64 *)((const char *)b + (ptrdiff_t)(i + k) * sb);
         __m256i y = mul4(_mm256_loadu_si256((const __m256i *)buf), d, rot, to, from);
         _mm256_storeu_si256((__m256i *)buf, y);
         for (size_t k = 0; k < len; k++)

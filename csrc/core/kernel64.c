@@ -615,12 +615,17 @@ NK_CLMUL_FN static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrd
     } while (0)
 #endif
 
-/* The GFNI path (constant_gfni.c) where the vpclmul kernel runs on a CPU with GFNI. */
-static int constant_by_gfni(void) { return nk_kernel == NK_VPCLMUL && nk_gfni_available(); }
+/* The GFNI path (constant_gfni.c) where the vpclmul kernel runs on a CPU with GFNI, for a
+ * contiguous output: an outer product's columns (an output stride of a row) keep the tables,
+ * whose two-columns-a-pass loop is faster there (2.2 against 4.0 ns a product, 10^5 x 10). */
+static int constant_by_gfni(ptrdiff_t so)
+{
+    return so == (ptrdiff_t)sizeof(u64) && nk_kernel == NK_VPCLMUL && nk_gfni_available();
+}
 
 static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n)
 {
-    if (constant_by_gfni()) {
+    if (constant_by_gfni(so)) {
         nk_mul_constant_gfni(c, b, sb, o, so, n);
         return;
     }
@@ -640,7 +645,7 @@ static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so
 static void mul_constant2(u64 c0, u64 c1, const u64 *b, ptrdiff_t sb, u64 *o0, u64 *o1,
                           ptrdiff_t so, size_t n)
 {
-    if (constant_by_gfni()) { /* the line b stays in L1 for the second pass */
+    if (constant_by_gfni(so)) { /* the line b stays in L1 for the second pass */
         nk_mul_constant_gfni(c0, b, sb, o0, so, n);
         nk_mul_constant_gfni(c1, b, sb, o1, so, n);
         return;
