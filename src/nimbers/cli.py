@@ -32,7 +32,8 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequenc
 import numpy as np
 
 from . import _startup
-from ._digits import from_decimal, to_decimal
+from ._digits import to_decimal
+from .notation import CoinRow, NotationError, read_heads, read_heaps, read_integer
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -59,38 +60,25 @@ class _StreamError(Exception):
 
 
 def parse_nimber(text: str) -> int:
-    """A non-negative integer in decimal, 0x..., 0b... or 0o... form (any size).
+    """A non-negative integer by the notation's number rule (:mod:`nimbers.notation.numbers`:
+    decimal, 0x..., 0b... or 0o..., underscores between digits, any size).
 
     >>> parse_nimber("0x1F"), parse_nimber("0b101"), parse_nimber("12")
     (31, 5, 12)
     """
-    value = _integer(text, "not a number")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"nimbers are non-negative, got {_clip(text)}")
-    return value
+    return _integer(text, signed=False)
 
 
 def parse_int(text: str) -> int:
     """Any integer (exponents may be negative)."""
-    return _integer(text, "not an integer")
+    return _integer(text, signed=True)
 
 
-def _integer(text: str, problem: str) -> int:
-    """An integer of any size: decimal (past Python's 4300-digit limit for int(str), which
-    stays as the program set it), or with a 0x, 0b or 0o prefix."""
-    s = text.strip().lower().replace("_", "")
-    body = s.lstrip("+-")
+def _integer(text: str, signed: bool) -> int:
     try:
-        if body.startswith(("0x", "0b", "0o")):
-            return int(s, 0)
-        return from_decimal(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{problem}: {_clip(text)!r}") from None
-
-
-def _clip(text: str, keep: int = 40) -> str:
-    """The start of a typed text, for a one-line message (a number may be megabytes)."""
-    return text if len(text) <= keep else f"{text[:keep]}... ({len(text)} characters)"
+        return read_integer(text, signed=signed)
+    except NotationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _number(text: str, parse: Callable[[str], int] = parse_nimber) -> int:
@@ -900,11 +888,9 @@ def _heap(args: argparse.Namespace) -> str:
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
     from .games.play import HeapPlay
     try:
-        heaps = [int(v, 0) for v in text.replace(",", " ").split()]
-    except ValueError:
-        raise UsageError(f"--heaps takes heap sizes like 3,5, got {text!r}") from None
-    if not heaps or min(heaps) < 0:
-        raise UsageError(f"--heaps takes non-negative heap sizes like 3,5, got {text!r}")
+        heaps = read_heaps(text)
+    except NotationError as exc:
+        raise UsageError(f"--heaps: {exc}") from None
     return HeapPlay(game, misere=misere), heaps
 
 
@@ -944,14 +930,11 @@ def _misere_heap_values(game: Any, count: int, genus: bool, as_json: bool) -> st
     return "\n".join(lines)
 
 
-def _parse_heads(text: str) -> str | list[int]:
-    t = text.strip()
-    if t and set(t.upper()) <= {"H", "T"}:
-        return t
+def _parse_heads(text: str) -> CoinRow:
     try:
-        return [int(v) for v in t.split(",") if v.strip()]
-    except ValueError:
-        raise UsageError(f"heads are coin numbers like 0,3,7 or a row like HTHHT, got {text!r}") from None
+        return read_heads(text)
+    except NotationError as exc:
+        raise UsageError(f"--heads: {exc}") from None
 
 
 def _turning(args: argparse.Namespace) -> str:
@@ -962,7 +945,7 @@ def _turning(args: argparse.Namespace) -> str:
     if args.heads is None:
         values = game.nim_values(args.count).tolist()
         return _json(values) if args.json else " ".join(str(v) for v in values)
-    heads = _parse_heads(args.heads)
+    heads = _parse_heads(args.heads).heads
     value = game.nim_value(heads)
     move = game.winning_move(heads)
     if args.json:
@@ -974,11 +957,10 @@ def _turning(args: argparse.Namespace) -> str:
 
 def _misere_turning(game: Any, args: argparse.Namespace) -> str:
     from .games.play import TurningPlay
-    from .games.positions import heads_of
     if args.heads is not None:
-        heads = heads_of(_parse_heads(args.heads))
-        length = len(args.heads.strip()) if isinstance(_parse_heads(args.heads), str) else \
-            (heads[-1] + 1 if heads else 1)
+        heads, length = _parse_heads(args.heads)
+        if length is None:
+            length = heads[-1] + 1 if heads else 1
         return _position_report((TurningPlay(game, length, misere=True), heads), args.json)
     values = []
     for x in range(args.count):

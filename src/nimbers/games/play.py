@@ -28,10 +28,12 @@ import re
 from itertools import product
 from typing import Any, Callable, Iterable, Sequence
 
+from ..notation import (NotationError, read_board_move, read_cell, read_coin_move,
+                        read_heap_move, read_numbers, read_row, say_count, say_heap_move,
+                        say_sizes, type_heap_move)
 from .codes import GRUNDY_NAMES, HEAP_GAMES, game_key, heap_game_name
 from .heap import HeapGame, heap_game_from_code
 from .nim import Move, Nim
-from .positions import heads_2d, heads_of
 from .tartan import AcrosticTwins, Tartan, acrostic_twins, rugs, tartan, turning_corners
 from .turning import NAMED_GAMES, TurningGame, named_game
 from .vocabulary import Ruleset
@@ -253,56 +255,8 @@ class GamePlay:
         return f"{self.stuck}, and {whose} to move: {rule}."
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _numbers(words: Iterable[str], what: str) -> list[int]:
-    out = []
-    for w in words:
-        if not w.isdigit():
-            raise ValueError(f"{w!r} is not a number ({what})")
-        out.append(int(w))
-    return out
-
-
-# ---- heaps: Nim and every heap game -----------------------------------------------------------
-
-_HEAP_WORD = r"(?:heap|pile)"
-_TAKE = re.compile(rf"^take (\d+) from {_HEAP_WORD} (\d+)(?: (?:leaving|->) ?(.*))?$")
-_COLON = re.compile(r"^(\d+) ?: ?(\d+)(?: ?(?:leaving|->) ?(.*))?$")
-_ARROW = re.compile(r"^(\d+) ?-> ?(.*)$")
-_SPLIT = re.compile(rf"^split {_HEAP_WORD} (\d+) into (.*)$")
-_BARE = re.compile(r"^\d+(?: \d+)+$")
-
-
-def _read_heap_move(text: str, word: str) -> tuple[int, int | None, tuple[int, ...] | None]:
-    """(heap, tokens taken or None, the heaps left or None) from the typed forms."""
-    t = " ".join(text.lower().replace(",", " ").replace(" and ", " ").split())
-    t = t.replace("->", " -> ").replace("  ", " ")
-    t = " ".join(t.split())
-    for pattern in (_TAKE, _COLON):
-        m = pattern.match(t)
-        if m:
-            first, second = int(m.group(1)), int(m.group(2))
-            heap, take = (second, first) if pattern is _TAKE else (first, second)
-            return heap, take, _left(m.group(3))
-    for pattern in (_ARROW, _SPLIT):
-        m = pattern.match(t)
-        if m:
-            return int(m.group(1)), None, _left(m.group(2)) or ()
-    if _BARE.match(t):
-        nums = [int(w) for w in t.split()]
-        return nums[0], nums[1], tuple(sorted(nums[2:])) if len(nums) > 2 else None
-    raise ValueError(f"{text!r} is not a move: write e.g. 'take 2 from {word} 0', '0:2' or "
-                     f"'0 -> 1 3' (the {word}s left); type help for every form")
-
-
-def _left(text: str | None) -> tuple[int, ...] | None:
-    if text is None:
-        return None
-    words = [w for w in text.split() if w not in ("nothing", "heaps", "heap", "piles", "pile")]
-    return tuple(sorted(v for v in _numbers(words, "the sizes left") if v > 0))
+_count = say_count
+_said = say_sizes
 
 
 def _become(options: Iterable[tuple[int, ...]], most: int = 4) -> str:
@@ -318,50 +272,6 @@ def _choices(values: Sequence[int]) -> str:
     if len(values) == 1:
         return str(values[0])
     return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
-
-
-def _said(left: Sequence[int]) -> str:
-    if not left:
-        return "nothing"
-    return " and ".join(str(h) for h in left)
-
-
-def say_heap_move(index: int, take: int, left: Sequence[int], word: str = "heap",
-                  size: int | None = None, unit: tuple[str, str] = ("token", "tokens")) -> str:
-    """A move on heaps (or piles) in words: what is taken from which heap, and what is left
-    in its place.  The one phrasing of such moves, for the terminal and the web playground.
-
-    Parameters
-    ----------
-    index : int
-        The heap moved, numbered from 0.
-    take : int
-        Tokens taken; 0 for a move that only splits the heap (Grundy's game).
-    left : sequence of int
-        The heaps left in its place (empty: nothing).
-    word : str
-        What a heap is called ("heap", or "pile" in Nim).
-    size : int, optional
-        The heap's size before the move, said after its number when given (the web page,
-        whose heaps are not numbered on screen).
-    unit : (str, str)
-        What the size counts, singular and plural.
-
-    Returns
-    -------
-    str
-
-    >>> say_heap_move(1, 2, (3, 2))
-    'take 2 from heap 1, leaving 3 and 2'
-    >>> say_heap_move(0, 1, (2,), word="pile", size=3, unit=("stone", "stones"))
-    'take 1 from pile 0 (3 stones), leaving 2'
-    >>> say_heap_move(0, 0, (3, 4), size=7)
-    'split heap 0 (7 tokens) into 3 and 4'
-    """
-    heap = f"{word} {index}" + ("" if size is None else f" ({_count(size, *unit)})")
-    if take == 0:
-        return f"split {heap} into {_said(left)}"
-    return f"take {take} from {heap}, leaving {_said(left)}"
 
 
 class _HeapNotation(GamePlay):
@@ -402,12 +312,7 @@ class _HeapNotation(GamePlay):
 
     def describe(self, move: Any, heaps: Sequence[int]) -> str:
         i, k, left = self._as_triple(move)
-        if k == 0:
-            typed = f"{i} -> {' '.join(map(str, left))}"
-        else:
-            typed = f"{i}:{k}"
-            if self._ambiguous(heaps[i], k):
-                typed += " -> " + (" ".join(map(str, left)) if left else "0")
+        typed = type_heap_move(i, k, left, k != 0 and self._ambiguous(heaps[i], k))
         return f"{self.say(move, heaps)} ({typed})"
 
     def _ambiguous(self, heap: int, take: int) -> bool:
@@ -415,7 +320,7 @@ class _HeapNotation(GamePlay):
 
     def parse(self, text: str, heaps: list[int]) -> list[int]:
         w = self.word
-        i, take, left = _read_heap_move(text, w)
+        i, take, left = read_heap_move(text, w)
         if not 0 <= i < len(heaps):
             numbered = f"the only {w} is {w} 0" if len(heaps) == 1 else \
                 f"the {w}s are numbered 0 to {len(heaps) - 1}"
@@ -601,11 +506,7 @@ class TurningPlay(GamePlay):
         return out
 
     def parse(self, text: str, heads: list[int]) -> list[int]:
-        words = text.lower().replace(",", " ").replace(" and ", " ").split()
-        words = [w for w in words if w not in ("turn", "coin", "coins")]
-        if not words:
-            raise ValueError("type the coins to turn, e.g. 'turn 1 4'")
-        coins = sorted(set(_numbers(words, "a coin's number; type e.g. 'turn 1 4'")))
+        coins = read_coin_move(text)
         if coins[-1] >= self.length:
             raise ValueError(f"there is no coin {coins[-1]}: coins are numbered 0 to "
                              f"{self.length - 1}")
@@ -639,7 +540,6 @@ class TurningPlay(GamePlay):
 
 # ---- a board of coins: Tartan products and Acrostic Twins -------------------------------------
 
-_BOARD_WORDS = ("turn", "corners", "coins", "coin")
 _BOARD_ORIENTATION = "row:column, both from 0; row 0 at the top, column 0 on the left"
 
 
@@ -667,12 +567,12 @@ class _Board(GamePlay):
 
     def _typed_coins(self, text: str) -> list[tuple[int, int]]:
         """The coins typed, each once, on the board (ValueError with the reason)."""
-        words = [w for w in text.lower().replace(",", " ").replace(" and ", " ").split()
-                 if w not in _BOARD_WORDS]
-        if not words or any(":" not in w for w in words):
-            raise ValueError(f"{text!r} is not a move: type coins as row:column, e.g. "
-                             f"'{self.example}'")
-        coins = _coins_once(words, "coin", "a move turns each coin once", self.example)
+        typed = read_board_move(text, self.example)
+        if len(set(typed)) < len(typed):
+            twice = next(c for c in typed if typed.count(c) > 1)
+            raise NotationError(f"coin {twice[0]}:{twice[1]} is typed twice: a move turns "
+                                "each coin once")
+        coins = typed
         rows, cols = self.shape
         for r, c in coins:
             if r >= rows or c >= cols:
@@ -922,28 +822,15 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
 
 
 def _sizes(words: Sequence[str], what: str) -> list[int]:
-    sizes = []
-    for w in words:
-        for part in w.replace(",", " ").split():
-            try:
-                sizes.append(int(part, 0))
-            except ValueError:
-                raise ValueError(f"a {what} size is a number, got {part!r}") from None
-            if not 0 <= sizes[-1] <= MAX_HEAP:
-                raise ValueError(f"a {what} size here is 0 to {MAX_HEAP:,}, got {part}")
-    if not sizes:
-        raise ValueError(f"give at least one {what} size")
-    return sizes
+    return read_numbers(words, f"{what} sizes", most=MAX_HEAP)
 
 
 def _row(game: TurningGame, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
     row = "".join(setup) if setup else _DEFAULT_ROW
-    if not row or set(row.upper()) - {"H", "T"}:
-        raise ValueError(f"a row of coins is written with H and T, coin 0 first, e.g. THHTH; "
-                         f"got {' '.join(setup)!r}")
+    heads = read_row(row)
     if len(row) > MAX_ROW:
         raise ValueError(f"a row here has at most {MAX_ROW} coins, got {len(row)}")
-    return TurningPlay(game, len(row), misere), heads_of(row)
+    return TurningPlay(game, len(row), misere), heads
 
 
 def _coins_once(words: Sequence[str], noun: str, why: str,
@@ -954,11 +841,11 @@ def _coins_once(words: Sequence[str], noun: str, why: str,
     coins: list[tuple[int, int]] = []
     for w in words:
         try:
-            (r, c), = heads_2d(w)
-        except ValueError as exc:
+            r, c = read_cell(w)
+        except NotationError as exc:
             if example is None:
                 raise
-            raise ValueError(f"{exc} (e.g. '{example}')") from None
+            raise NotationError(f"{exc} (e.g. '{example}')") from None
         if (r, c) in coins:
             raise ValueError(f"{noun} {r}:{c} is typed twice: {why}")
         coins.append((r, c))
