@@ -265,7 +265,7 @@ BAD = [
     ("/api/turning/move", {"game": "ruler", "row": "HTHT", "coins": "1"}, "must be a head"),
     ("/api/turning/move", {"game": "twins", "row": "HTHT", "coins": "2"}, "does not allow"),
     ("/api/tartan/hint", {"rows_game": "nonsense", "rows": 4, "cols": 4, "heads": "1:1"},
-     "unknown product"),
+     "unknown game"),
     ("/api/tartan/hint", {"rows_game": "rugs", "rows": 4, "cols": 4, "heads": "9:1"}, "outside"),
     ("/api/tartan/hint", {"rows_game": "rugs", "rows": 99, "cols": 4}, "between 1 and 24"),
     ("/api/tartan/move", {"rows_game": "turning-corners", "rows": 4, "cols": 4,

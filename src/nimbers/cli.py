@@ -750,9 +750,10 @@ def game_commands(commands: _Commands) -> None:
     p = commands.add("heap", "Grundy values (and period, statistics, misère values) of a heap game",
                      "nimbers heap 0.77 20 --period;  nimbers heap kayles --heaps 3,4 --misere",
                      _heap)
-    p.add_argument("code", help="octal or take-and-break code such as 0.77, a name (kayles, "
-                                "dawsons-kayles, dawsons-chess, guiles, treblecross, officers), "
-                                "or 'grundy' for Grundy's game")
+    p.add_argument("code", help="a heap game of the catalogue: a name (kayles, dawsons-kayles, "
+                                "dawsons-chess, guiles, treblecross, officers, grundy), a "
+                                "take-and-break code such as 0.77 or a subtraction game "
+                                "such as 'S(1,3,4)'")
     p.add_argument("count", type=parse_nimber, nargs="?", default=30,
                    help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
@@ -779,7 +780,8 @@ def game_commands(commands: _Commands) -> None:
 
     p = commands.add("turning", "values and winning moves of a coin-turning game",
                      "nimbers turning ruler --heads 0,3,7", _turning)
-    p.add_argument("game", help="a family (turning-turtles, mocking-turtles, moebius, mogul, "
+    p.add_argument("game", help="a family (turning-turtles, mocking-turtles or mock-turtles, "
+                                "moebius, mogul, "
                                 "gold-moidores, at-most-T, motley, twins, triplets, ruler, "
                                 "progression, turnips, grunt) or a turning code like 1-3C(5)")
     p.add_argument("count", type=parse_nimber, nargs="?", default=20,
@@ -819,7 +821,8 @@ def game_commands(commands: _Commands) -> None:
         "move legal now), hint (the value and a winning move), q (quit).")
     p.add_argument("game", metavar="GAME",
                    help="nim; a heap game: kayles, dawsons-kayles, \"dawson's chess\", guiles, "
-                        "treblecross, officers, grundy, or a code like 0.77; a row of coins: "
+                        "treblecross, officers, grundy, a code like 0.77 or a subtraction game "
+                        "like 'S(1,3,4)'; a row of coins: "
                         "ruler, mocking-turtles, turning-turtles, twins, motley, ..., or a code "
                         "like 1-3; a board: turning-corners, rugs, 'A x B' (the Tartan "
                         "product, e.g. 'ruler x twins') or acrostic-twins")
@@ -851,13 +854,14 @@ def _nim(args: argparse.Namespace) -> str:
 
 
 def _heap(args: argparse.Namespace) -> str:
-    from .games.heap import HeapGame, heap_game_from_code
+    from .games.catalogue import heap_game
+    from .games.heap import HeapGame
     if args.resume:
         game = HeapGame.load(args.resume)
-        if game.code != heap_game_from_code(args.code).code:
+        if game.code != heap_game(args.code).code:
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
-        game = heap_game_from_code(args.code)
+        game = heap_game(args.code)
     if args.heaps is not None:
         return _position_report(_heap_position(game, args.heaps, args.misere), args.json)
     if args.genus and not args.misere:
@@ -938,8 +942,8 @@ def _parse_heads(text: str) -> CoinRow:
 
 
 def _turning(args: argparse.Namespace) -> str:
-    from .games.turning import named_game
-    game = named_game(args.game)
+    from .games.catalogue import turning_game
+    game = turning_game(args.game)
     if args.misere:
         return _misere_turning(game, args)
     if args.heads is None:
@@ -976,24 +980,14 @@ def _misere_turning(game: Any, args: argparse.Namespace) -> str:
 
 
 def _tartan(args: argparse.Namespace) -> str:
-    from .games.tartan import Tartan, acrostic_twins, rugs, tartan, turning_corners
+    from .games.catalogue import board_game
+    from .games.tartan import Tartan
     from .tables import format_table
-    special = {"turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
-    game: Any
     for word in args.games:
         if re.fullmatch(r"\d+:\d+", word.strip()):
             raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
                              "comma-separated, e.g. --heads 1:2,3:3")
-    boards = [w for w in args.games if w in special]
-    if boards and len(args.games) > 1:
-        raise UsageError(f"{boards[0]} is a board of its own, not a factor of a product: "
-                         "give it alone")
-    if len(args.games) == 1:
-        if args.games[0] not in special:
-            raise UsageError("give two or more games, or turning-corners, rugs or acrostic-twins")
-        game = special[args.games[0]]()
-    else:
-        game = tartan(*args.games)
+    game = board_game(*args.games)
     if args.heads is None:
         if args.misere:
             raise UsageError("--misere analyses a position: give --heads, e.g. --heads 1:1,2:3")
@@ -1010,8 +1004,9 @@ def _tartan(args: argparse.Namespace) -> str:
         heads = heads_2d(args.heads)
         board = (max((r for r, _ in heads), default=0) + 1,
                  max((c for _, c in heads), default=0) + 1)
-        board_play = BoardPlay if isinstance(game, Tartan) else AcrosticPlay
-        return _position_report((board_play(game, board, misere=True), heads), args.json)
+        played = BoardPlay(game, board, misere=True) if isinstance(game, Tartan) else \
+            AcrosticPlay(game, board, misere=True)
+        return _position_report((played, heads), args.json)
     value = game.nim_value(args.heads)
     move = game.winning_move(args.heads)
     if args.json:

@@ -24,18 +24,18 @@ how the ruleset's ``winning_move`` is said.
 
 from __future__ import annotations
 
-import re
 from itertools import product
 from typing import Any, Callable, Iterable, Sequence
 
 from ..notation import (NotationError, read_board_move, read_cell, read_coin_move,
                         read_heap_move, read_numbers, read_row, say_count, say_heap_move,
                         say_sizes, type_heap_move)
-from .codes import GRUNDY_NAMES, HEAP_GAMES, game_key, heap_game_name
-from .heap import HeapGame, heap_game_from_code
+from . import catalogue
+from .codes import game_key, heap_game_name
+from .heap import HeapGame
 from .nim import Move, Nim
-from .tartan import AcrosticTwins, Tartan, acrostic_twins, rugs, tartan, turning_corners
-from .turning import NAMED_GAMES, TurningGame, named_game
+from .tartan import AcrosticTwins, Tartan
+from .turning import NAMED_GAMES, TurningGame
 from .vocabulary import Ruleset
 
 __all__ = ["play", "setup_game", "say_heap_move", "GamePlay", "NimPlay", "HeapPlay",
@@ -424,7 +424,7 @@ class HeapPlay(_HeapNotation):
     """A heap game (:class:`.HeapGame`: subtraction, octal, take-and-break, Grundy's game),
     shown by its name in the literature when it has one.
 
-    >>> HeapPlay(heap_game_from_code("0.07")).name
+    >>> HeapPlay(catalogue.heap_game("0.07")).name
     "Dawson's Kayles (0.07)"
     """
 
@@ -602,7 +602,7 @@ class BoardPlay(_Board):
     It is typed as those coins, or as two opposite corners of their rectangle when that
     says which move is meant (always for Turning Corners and Rugs).
 
-    >>> BoardPlay(turning_corners(), (4, 6)).parse("1:2 3:5", [(3, 5)])
+    >>> BoardPlay(catalogue.board_game("turning-corners"), (4, 6)).parse("1:2 3:5", [(3, 5)])
     [(1, 2), (1, 5), (3, 2)]
     """
 
@@ -738,13 +738,6 @@ class AcrosticPlay(_Board):
 
 # ---- games by name ----------------------------------------------------------------------------
 
-#: shorter names people type for families of :data:`.turning.NAMED_GAMES`
-ROW_ALIASES = {"mock-turtles": "mocking-turtles", "turtles": "turning-turtles"}
-
-#: boards by name
-BOARDS: dict[str, Callable[[], Tartan | AcrosticTwins]] = {
-    "turning-corners": turning_corners, "rugs": rugs, "acrostic-twins": acrostic_twins}
-
 #: the largest positions ``setup_game`` sets up: play is for people, and a move is checked
 #: against every move of its heap, head or rectangle
 MAX_HEAP, MAX_ROW, MAX_SIDE = 100_000, 20, 16
@@ -752,15 +745,11 @@ MAX_HEAP, MAX_ROW, MAX_SIDE = 100_000, 20, 16
 _DEFAULT_HEAPS = ["3", "5", "7"]
 _DEFAULT_ROW = "THHTHTHH"
 _DEFAULT_BOARD = ["1:2", "2:3", "3:1"]
-_CODE = re.compile(r"^[0-9a-fA-F]?\.[0-9a-fA-F]*$")
 
 
 def known_games() -> str:
-    """The names ``setup_game`` knows, in one line."""
-    heaps = ", ".join(list(HEAP_GAMES) + ["grundy"])
-    rows = ", ".join(NAMED_GAMES)
-    return (f"nim; heap games {heaps} or a code like 0.77; coin rows {rows}, at-most-T or a "
-            f"code like 1-3; boards {', '.join(BOARDS)} or 'A x B'")
+    """The names ``setup_game`` knows, in one line (the catalogue's)."""
+    return catalogue.described()
 
 
 def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
@@ -798,8 +787,6 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
     """
     key = game_key(name)
     setup = list(setup)
-    if key == "nim":
-        return NimPlay(misere), _sizes(setup or _DEFAULT_HEAPS, "pile")
     if key in ("octal", "heap", "take-break"):
         if len(setup) < 2:  # the older form: a code and the heaps, both given
             raise ValueError(f"play {key} needs a code, then heap sizes, e.g. 'play {key} 0.77 "
@@ -809,16 +796,15 @@ def setup_game(name: str, setup: Sequence[str] = (), misere: bool = False
         if not setup:
             raise ValueError("play turning needs a game, then a row like THHTH, e.g. ruler THHTH")
         return setup_game(setup[0], setup[1:], misere)
-    if key in BOARDS or " x " in f" {name.lower()} ":
-        return _board(key, name, setup, misere)
-    if key in HEAP_GAMES or key in GRUNDY_NAMES or _CODE.match(name.strip()):
-        game = heap_game_from_code(name)
-        return HeapPlay(game, misere), _sizes(setup or _DEFAULT_HEAPS, "heap")
-    try:
-        turning = named_game(ROW_ALIASES.get(key, name))
-    except ValueError:
-        raise ValueError(f"unknown game {name!r}: known are {known_games()}") from None
-    return _row(turning, setup, misere)
+    kind = catalogue.family(name)
+    if kind == "nim":
+        return NimPlay(misere), _sizes(setup or _DEFAULT_HEAPS, "pile")
+    if kind == "board":
+        return _board(name, setup, misere)
+    if kind == "heap":
+        return HeapPlay(catalogue.heap_game(name), misere), \
+            _sizes(setup or _DEFAULT_HEAPS, "heap")
+    return _row(catalogue.turning_game(name), setup, misere)
 
 
 def _sizes(words: Sequence[str], what: str) -> list[int]:
@@ -852,15 +838,8 @@ def _coins_once(words: Sequence[str], noun: str, why: str,
     return coins
 
 
-def _board(key: str, name: str, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
-    game: Tartan | AcrosticTwins
-    if key in BOARDS:
-        game = BOARDS[key]()
-    else:
-        parts = [p.strip() for p in re.split(r"\sx\s", name.strip(), flags=re.IGNORECASE)]
-        if len(parts) != 2 or not all(parts):
-            raise ValueError(f"a board game is 'A x B' for two coin-turning games, got {name!r}")
-        game = tartan(*parts)
+def _board(name: str, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:
+    game = catalogue.board_game(name)
     typed = [w for part in (setup or _DEFAULT_BOARD) for w in part.replace(",", " ").split()]
     heads = sorted(_coins_once(typed, "head", "list each head once"))
     if not heads:

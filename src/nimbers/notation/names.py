@@ -53,8 +53,8 @@ def read_subtraction_set(name: str) -> tuple[int, ...] | None:
     try:
         amounts = {read_integer(w, least=1, most=MAX_SUBTRACTION) for w in words}
     except NotationError as exc:
-        raise NotationError(f"a subtraction amount is a positive number: {exc} "
-                            f"(e.g. S(1,3,4))") from None
+        raise NotationError(f"a subtraction set is written S(1,3,4), its amounts positive "
+                            f"numbers: {exc}") from None
     return tuple(sorted(amounts))
 
 

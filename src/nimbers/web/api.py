@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import arith, explain, field, tables
 from .. import games
+from ..games import catalogue as named
 from ..games import nim, play
 from . import png
 
@@ -204,25 +205,15 @@ def nim_reply(piles: list[int], misere: bool) -> dict[str, Any]:
 
 # ---- heap games ----------------------------------------------------------------------------
 
-#: Heap games by name (codes as in Winning Ways and CGSuite).
 @lru_cache(maxsize=64)
 def heap_game(spec: str) -> games.HeapGame:
-    """A heap game from a name (kayles, dawsons-kayles, grundy, ...), an octal or
-    take-and-break code ("0.77", "4.07", "0.3F"), or a subtraction set ("S(1,3,4)").
+    """A heap game of the catalogue: a name (kayles, dawsons-kayles, grundy, ...), an octal
+    or take-and-break code ("0.77", "4.07", "0.3F"), or a subtraction set ("S(1,3,4)").
 
     >>> heap_game("kayles").code, heap_game("S(1,2)").nim_values(4).tolist()
     ('0.77', [0, 1, 2, 0])
     """
-    key = spec.strip().lower().replace(" ", "")
-    if key.startswith("s(") and key.endswith(")"):
-        try:
-            amounts = [int(v) for v in key[2:-1].split(",") if v.strip()]
-        except ValueError:
-            raise ValueError(f"a subtraction set is written S(1,3,4), got {spec!r}") from None
-        if len(amounts) > 32 or any(v > 1000 for v in amounts):
-            raise ValueError("a subtraction set here has at most 32 amounts, each at most 1000")
-        return games.subtraction_game(amounts)
-    return games.heap_game_from_code(spec)  # a name of codes.HEAP_GAMES, "grundy" or a code
+    return named.heap_game(spec)
 
 
 def _heap_move_text(heaps: list[int], index: int, take: int, left: Sequence[int]) -> str:
@@ -300,8 +291,9 @@ def heap_reply(spec: str, heaps: list[int]) -> dict[str, Any]:
 
 @lru_cache(maxsize=64)
 def turning_game(spec: str) -> games.TurningGame:
-    """A family name (ruler, mocking-turtles, ..., at-most-T) or a turning code."""
-    return games.named_game(spec)
+    """A coin-turning game of the catalogue: a family name (ruler, mocking-turtles or
+    mock-turtles, ..., at-most-T) or a turning code."""
+    return named.turning_game(spec)
 
 
 def _row(heads: list[int], length: int) -> str:
@@ -351,19 +343,17 @@ def turning_reply(spec: str, row: str) -> dict[str, Any]:
 
 # ---- Tartan products on a grid -------------------------------------------------------------
 
-TARTAN_NAMES = {"turning-corners": ("twins", "twins"), "rugs": ("ruler", "ruler")}
-
-
 @lru_cache(maxsize=64)
 def tartan_game(rows_game: str, cols_game: str) -> games.Tartan:
-    """The Tartan product of two coin-turning games (names or codes); the named products
-    (turning-corners, rugs) are given as rows_game with cols_game empty."""
-    key = rows_game.strip().lower()
-    if not cols_game and key in TARTAN_NAMES:
-        return games.tartan(*TARTAN_NAMES[key], name=key)
-    if not cols_game:
-        raise ValueError(f"unknown product {rows_game!r}: give turning-corners, rugs, or two games")
-    return games.tartan(turning_game(rows_game), turning_game(cols_game))
+    """The Tartan product of two coin-turning games of the catalogue; a board of the
+    catalogue (turning-corners, rugs, or "A x B") is given as rows_game with cols_game
+    empty."""
+    game = named.board_game(rows_game) if not cols_game else \
+        named.board_game(rows_game, cols_game)
+    if not isinstance(game, games.Tartan):
+        raise ValueError(f"{game.name} is played here on the command line only "
+                         "(nimbers play acrostic-twins): the board page plays Tartan products")
+    return game
 
 
 def _tartan_over(game: games.Tartan, heads: Sequence[tuple[int, ...]]) -> bool:
@@ -495,8 +485,9 @@ def turning_sequence(spec: str, n: int) -> dict[str, Any]:
 
 
 def catalogue() -> dict[str, Any]:
-    """The names the pages offer in their menus."""
-    return {"heap_games": ["kayles", "dawsons-kayles", "dawsons-chess", "guiles", "treblecross",
-                           "grundy", "S(1,2,3)", "S(1,3,4)", "0.137", "4.07"],
-            "turning_games": sorted(games.NAMED_GAMES),
-            "tartan_games": sorted(TARTAN_NAMES)}
+    """The names the pages offer in their menus: the catalogue's, with an example of each
+    written form."""
+    tartans = [n for n in named.names("board") if n != "acrostic-twins"]
+    return {"heap_games": named.names("heap") + list(named.FORMS["heap"][1]),
+            "turning_games": named.names("turning") + list(named.FORMS["turning"][1]),
+            "tartan_games": tartans + list(named.FORMS["board"][1])}
