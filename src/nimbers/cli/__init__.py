@@ -31,9 +31,9 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequenc
 
 import numpy as np
 
-from . import _startup
-from ._digits import to_decimal
-from .notation import CoinRow, NotationError, read_heads, read_heaps, read_integer
+from .. import _startup
+from .._digits import to_decimal
+from ..notation import CoinRow, NotationError, read_heads, read_heaps, read_integer
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -331,7 +331,7 @@ def arithmetic_commands(commands: _Commands) -> None:
 
 
 def _operation(name: str) -> Any:
-    from . import arith
+    from .. import arith
     return getattr(arith, f"nim_{name}")
 
 
@@ -404,7 +404,7 @@ def table_commands(commands: _Commands) -> None:
 
 
 def _table(args: argparse.Namespace) -> str | None:
-    from . import tables
+    from .. import tables
     if args.op != "mex" and not args.png:  # row blocks: bounded memory at any size
         write = tables.write_csv if args.fmt == "csv" else tables.write_text
         with _output_errors():
@@ -429,7 +429,7 @@ def _table(args: argparse.Namespace) -> str | None:
 
 
 def _explain(args: argparse.Namespace) -> str:
-    from .explain import explain_mul, explain_sum
+    from ..explain import explain_mul, explain_sum
     if args.sum:
         d = explain_sum(args.values)
     elif len(args.values) != 2:
@@ -498,17 +498,17 @@ def linalg_commands(commands: _Commands) -> None:
 
 
 def _det(args: argparse.Namespace) -> str:
-    from .linalg import det
+    from ..linalg import det
     return str(det(read_matrix(args.file)))
 
 
 def _rank(args: argparse.Namespace) -> str:
-    from .linalg import rank
+    from ..linalg import rank
     return str(rank(read_matrix(args.file)))
 
 
 def _solve(args: argparse.Namespace) -> str:
-    from .linalg import solve
+    from ..linalg import solve
     if args.a_file == "-" and args.b_file == "-":
         raise UsageError("only one of the files can be standard input")
     x = solve(read_matrix(args.a_file), read_matrix(args.b_file)).tolist()
@@ -546,7 +546,7 @@ def field_commands(commands: _Commands) -> None:
 
 
 def _log(args: argparse.Namespace) -> str:
-    from .field import nim_log
+    from ..field import nim_log
     if args.values == ["-"]:
         if args.base is not None:
             batch = _Batch(_read_stdin())
@@ -576,7 +576,7 @@ def _one(batch: _Batch, i: int, fn: Callable[..., Any], *operands: Any) -> Any:
 
 
 def _order(args: argparse.Namespace) -> str:
-    from .field import nim_order
+    from ..field import nim_order
     if args.values == ["-"]:
         batch = _Batch(_read_stdin())
         batch.require(1, "order")
@@ -587,13 +587,13 @@ def _order(args: argparse.Namespace) -> str:
 
 
 def _minpoly(args: argparse.Namespace) -> str:
-    from .field import minimal_polynomial
+    from ..field import minimal_polynomial
     coeffs = minimal_polynomial(args.value)
     return _json(coeffs) if args.json else _polynomial(coeffs)
 
 
 def _solve_quadratic(args: argparse.Namespace) -> str:
-    from .field import solve_quadratic
+    from ..field import solve_quadratic
     roots = solve_quadratic(args.b, args.c, bits=args.bits)
     if args.json:
         return _json(roots)
@@ -631,7 +631,7 @@ def _ordinal_args(p: argparse.ArgumentParser) -> None:
 
 def ordinal_command(op: str, values: Sequence[str], ascii: bool = False) -> str:
     """The text printed by ``nimbers ordinal OP X...`` (a plain function of strings)."""
-    from . import ordinal as o
+    from .. import ordinal as o
     arity, _ = ORDINAL_OPS[op]
     if arity != "+" and len(values) != arity:
         raise UsageError(f"ordinal {op} takes {arity} argument{'s' if arity != 1 else ''}, "
@@ -706,7 +706,7 @@ def _lexicode_args(p: argparse.ArgumentParser) -> None:
 def lexicode_command(n: int, d: int, base: int = 2, method: str = "game",
                      words: bool = False) -> str:
     """The text printed by ``nimbers lexicode N D`` (a plain function)."""
-    from .lexicode import lexicode
+    from ..lexicode import lexicode
     code = lexicode(n, d, base, method=method)
     lines = [f"lexicode n={n} d={d} base={base}: {code.size} words, dimension "
              f"{code.dimension}, minimum distance {code.min_distance() if code.size > 1 else '-'}"]
@@ -836,7 +836,7 @@ def game_commands(commands: _Commands) -> None:
 
 
 def _nim(args: argparse.Namespace) -> str:
-    from .games.nim import is_losing, nim_sum, winning_moves
+    from ..games.nim import is_losing, nim_sum, winning_moves
     total = nim_sum(args.piles)
     losing = is_losing(args.piles, misere=args.misere)
     moves = [] if losing else winning_moves(args.piles, misere=args.misere)
@@ -854,8 +854,8 @@ def _nim(args: argparse.Namespace) -> str:
 
 
 def _heap(args: argparse.Namespace) -> str:
-    from .games.catalogue import heap_game
-    from .games.heap import HeapGame
+    from ..games.catalogue import heap_game
+    from ..games.heap import HeapGame
     if args.resume:
         game = HeapGame.load(args.resume)
         if game.code != heap_game(args.code).code:
@@ -890,7 +890,7 @@ def _heap(args: argparse.Namespace) -> str:
 
 
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
-    from .games.play import HeapPlay
+    from ..games.play import HeapPlay
     try:
         heaps = read_heaps(text)
     except NotationError as exc:
@@ -942,7 +942,7 @@ def _parse_heads(text: str) -> CoinRow:
 
 
 def _turning(args: argparse.Namespace) -> str:
-    from .games.catalogue import turning_game
+    from ..games.catalogue import turning_game
     game = turning_game(args.game)
     if args.misere:
         return _misere_turning(game, args)
@@ -960,7 +960,7 @@ def _turning(args: argparse.Namespace) -> str:
 
 
 def _misere_turning(game: Any, args: argparse.Namespace) -> str:
-    from .games.play import TurningPlay
+    from ..games.play import TurningPlay
     if args.heads is not None:
         heads, length = _parse_heads(args.heads)
         if length is None:
@@ -980,9 +980,9 @@ def _misere_turning(game: Any, args: argparse.Namespace) -> str:
 
 
 def _tartan(args: argparse.Namespace) -> str:
-    from .games.catalogue import board_game
-    from .games.tartan import Tartan
-    from .tables import format_table
+    from ..games.catalogue import board_game
+    from ..games.tartan import Tartan
+    from ..tables import format_table
     for word in args.games:
         if re.fullmatch(r"\d+:\d+", word.strip()):
             raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
@@ -999,8 +999,8 @@ def _tartan(args: argparse.Namespace) -> str:
         values = game.nim_values(*shape)
         return _json(values.tolist()) if args.json else format_table(values, op="G")
     if args.misere:
-        from .games.play import AcrosticPlay, BoardPlay
-        from .games.positions import heads_2d
+        from ..games.play import AcrosticPlay, BoardPlay
+        from ..games.positions import heads_2d
         heads = heads_2d(args.heads)
         board = (max((r for r, _ in heads), default=0) + 1,
                  max((c for _, c in heads), default=0) + 1)
@@ -1018,7 +1018,7 @@ def _tartan(args: argparse.Namespace) -> str:
 
 
 def _play(args: argparse.Namespace) -> None:
-    from .games.play import play, setup_game
+    from ..games.play import play, setup_game
     game, position = setup_game(args.game, args.setup, misere=args.misere)
     play(game, position, first=args.first, read=_read_move, write=_write_line)
     return None
@@ -1053,7 +1053,7 @@ def web_commands(commands: _Commands) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    from .web import serve
+    from ..web import serve
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
     serve(args.host, args.port, open_browser=args.open)
@@ -1069,7 +1069,7 @@ DOMAINS: tuple[Callable[[_Commands], None], ...] = (
 
 
 def _version() -> str:
-    from ._version import __version__
+    from .._version import __version__
     return __version__
 
 
