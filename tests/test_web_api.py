@@ -173,7 +173,7 @@ def test_heap_games(server):
 
 
 def test_moves_are_said_as_the_terminal_says_them_with_the_heaps_size(server):
-    # one phrasing (nimbers.games.play.say_heap_move) for hints, options, moves and replies
+    # one phrasing (nimbers.notation.say_heap_move) for hints, options, moves and replies
     hint = ok(server, "/api/heap/hint", game="kayles", heaps="3,4")["moves"][0]
     assert hint["text"] == "take 2 from heap 0 (3 tokens), leaving 1"
     opts = ok(server, "/api/heap/options", game="kayles", heaps="3,4", heap=0)["options"]

@@ -139,7 +139,7 @@ def _heap(args: argparse.Namespace) -> str:
 
 
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
-    from ..games.play import HeapPlay
+    from ..play import HeapPlay
     try:
         heaps = read_heaps(text)
     except NotationError as exc:
@@ -209,7 +209,7 @@ def _turning(args: argparse.Namespace) -> str:
 
 
 def _misere_turning(game: Any, args: argparse.Namespace) -> str:
-    from ..games.play import TurningPlay
+    from ..play import TurningPlay
     if args.heads is not None:
         heads, length = _parse_heads(args.heads)
         if length is None:
@@ -248,7 +248,7 @@ def _tartan(args: argparse.Namespace) -> str:
         values = game.nim_values(*shape)
         return to_json(values.tolist()) if args.json else format_table(values, op="G")
     if args.misere:
-        from ..games.play import AcrosticPlay, BoardPlay
+        from ..play import AcrosticPlay, BoardPlay
         from ..games.positions import heads_2d
         heads = heads_2d(args.heads)
         board = (max((r for r, _ in heads), default=0) + 1,

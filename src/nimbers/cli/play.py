@@ -38,7 +38,7 @@ def play_commands(commands: Commands) -> None:
 
 
 def _play(args: argparse.Namespace) -> None:
-    from ..games.play import play, setup_game
+    from ..play import play, setup_game
     game, position = setup_game(args.game, args.setup, misere=args.misere)
     play(game, position, first=args.first, read=_read_move, write=_write_line)
     return None

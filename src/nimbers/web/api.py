@@ -19,10 +19,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import arith, explain, field, tables
-from .. import games
+from .. import arith, explain, field, games, play, tables
 from ..games import catalogue as named
-from ..games import nim, play
+from ..games import nim
 from . import png
 
 #: Discrete logarithms in the playground stop at 64-bit fields: the library goes to 128 bits,
