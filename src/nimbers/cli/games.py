@@ -6,7 +6,8 @@ import argparse
 import re
 from typing import Any
 
-from ..notation import CoinRow, NotationError, read_heads, read_heaps
+from ..notation import (CoinRow, NotationError, read_heads, read_heaps, say_board_move,
+                        say_coin_move)
 from .options import Commands, UsageError, json_option, parse_nimber, to_json
 
 
@@ -204,7 +205,7 @@ def _turning(args: argparse.Namespace) -> str:
     if args.json:
         return to_json({"value": value, "winning_move": move})
     verdict = "no winning move: every move loses" if move is None else \
-        "winning move: turn coins " + ",".join(str(c) for c in move)
+        "winning move: " + say_coin_move(move)
     return f"value: {value}\n{verdict}"
 
 
@@ -262,5 +263,5 @@ def _tartan(args: argparse.Namespace) -> str:
         return to_json({"value": value, "winning_move": None if move is None else
                       [list(c) for c in move]})
     verdict = "no winning move: every move loses" if move is None else \
-        "winning move: turn " + ",".join(":".join(str(v) for v in c) for c in move)
+        "winning move: " + say_board_move(move)
     return f"value: {value}\n{verdict}"

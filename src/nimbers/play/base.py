@@ -1,5 +1,4 @@
-"""What every game shares in play: the rules line, hints, verdicts, help, the end.
-"""
+"""What every game shares in play: the rules line, hints, verdicts, help, the end."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""A board of coins in play: Tartan products and Acrostic Twins (Winning Ways ch. 14).
-"""
+"""A board of coins in play: Tartan products and Acrostic Twins (Winning Ways ch. 14)."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from itertools import product
 from typing import Any, Sequence
 
 from ..games.tartan import Tartan
-from ..notation import (NotationError, read_board_move, read_cell)
+from ..notation import NotationError, read_board_move, read_cell
 from .base import GamePlay
 from .coins import turning_title
 
@@ -209,8 +208,6 @@ class AcrosticPlay(_Board):
         (r0, c0), (r1, c1) = sorted(tuple(c) for c in move)
         line = f"row {r0}" if r0 == r1 else f"column {c0}"
         return f"turn {r0}:{c0} and {r1}:{c1}, in {line} ({r0}:{c0} {r1}:{c1})"
-
-
 
 
 def coins_once(words: Sequence[str], noun: str, why: str,

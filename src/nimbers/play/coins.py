@@ -1,12 +1,11 @@
-"""A row of coins in play: the coin-turning games of Winning Ways ch. 14.
-"""
+"""A row of coins in play: the coin-turning games of Winning Ways ch. 14."""
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
 from ..games.turning import NAMED_GAMES, TurningGame
-from ..notation import (read_coin_move)
+from ..notation import read_coin_move, say_coin_move
 from .base import GamePlay
 
 
@@ -56,7 +55,11 @@ class TurningPlay(GamePlay):
         return out
 
     def parse(self, text: str, heads: list[int]) -> list[int]:
-        coins = read_coin_move(text)
+        return self.turn(read_coin_move(text), heads)
+
+    def turn(self, coins: list[int], heads: list[int]) -> list[int]:
+        """The heads after turning these coins (sorted, distinct), or ValueError saying why
+        that is not a legal move here."""
         if coins[-1] >= self.length:
             raise ValueError(f"there is no coin {coins[-1]}: coins are numbered 0 to "
                              f"{self.length - 1}")
@@ -75,7 +78,7 @@ class TurningPlay(GamePlay):
         return sorted(set(heads) ^ set(coins))
 
     def describe(self, move: Any, heads: Sequence[int]) -> str:
-        return "turn " + " ".join(str(c) for c in move)
+        return say_coin_move(move)
 
     def _apply(self, move: Any, heads: Sequence[int]) -> list[int]:
         return sorted(set(heads) ^ set(move))

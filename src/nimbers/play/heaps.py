@@ -1,5 +1,4 @@
-"""Heaps in play: Nim and every heap game, moves read and said as Winning Ways writes them.
-"""
+"""Heaps in play: Nim and every heap game, moves read and said as Winning Ways writes them."""
 
 from __future__ import annotations
 
@@ -8,9 +7,7 @@ from typing import Any, Iterable, Sequence
 from ..games.codes import heap_game_name
 from ..games.heap import HeapGame
 from ..games.nim import Move, Nim
-from ..notation import (read_heap_move,
-                        say_count, say_heap_move, say_sizes,
-                        type_heap_move)
+from ..notation import HeapMove, read_heap_move, say_count, say_heap_move, say_sizes, type_heap_move
 from .base import GamePlay
 
 
@@ -78,8 +75,13 @@ class _HeapNotation(GamePlay):
         return len({left for k, left in self._heap_moves(heap) if k == take}) > 1
 
     def parse(self, text: str, heaps: list[int]) -> list[int]:
+        return self.make(read_heap_move(text, self.word), heaps)
+
+    def make(self, move: HeapMove, heaps: list[int]) -> list[int]:
+        """The heaps after a move given as data (:class:`.HeapMove`: as read, or as the web
+        page sends it), or ValueError saying why it is not legal here."""
         w = self.word
-        i, take, left = read_heap_move(text, w)
+        i, take, left = move
         if not 0 <= i < len(heaps):
             numbered = f"the only {w} is {w} 0" if len(heaps) == 1 else \
                 f"the {w}s are numbered 0 to {len(heaps) - 1}"

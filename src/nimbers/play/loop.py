@@ -1,5 +1,4 @@
-"""The game loop: show the position, read a move, answer it, say who won and why.
-"""
+"""The game loop: show the position, read a move, answer it, say who won and why."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Games by name: a game and its starting position from what a person types.
-"""
+"""Games by name: a game and its starting position from what a person types."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from ..games import catalogue
 from ..games.codes import game_key
 from ..games.tartan import AcrosticTwins
 from ..games.turning import TurningGame
-from ..notation import (read_numbers, read_row)
+from ..notation import read_numbers, read_row
 from .base import GamePlay
 from .boards import AcrosticPlay, BoardPlay, coins_once
 from .coins import TurningPlay
@@ -97,8 +96,6 @@ def _row(game: TurningGame, setup: Sequence[str], misere: bool) -> tuple[GamePla
     if len(row) > MAX_ROW:
         raise ValueError(f"a row here has at most {MAX_ROW} coins, got {len(row)}")
     return TurningPlay(game, len(row), misere), heads
-
-
 
 
 def _board(name: str, setup: Sequence[str], misere: bool) -> tuple[GamePlay, Any]:

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import arith, explain, field, games, play, tables
+from .. import arith, explain, field, games, notation, play, tables
 from ..games import catalogue as named
 from ..games import nim
 from . import png
@@ -145,7 +145,8 @@ def mex_step(n: int, a: int, b: int) -> dict[str, Any]:
 def _nim_move_text(piles: list[int], pile: int, take: int) -> str:
     # the page's log outlives the position: the pile's size then says which pile it was
     rest = piles[pile] - take
-    return play.NimPlay().say((pile, take, (rest,) if rest else ()), piles, size=True)
+    return notation.say_heap_move(pile, take, (rest,) if rest else (), word="pile",
+                                  size=piles[pile], unit=("stone", "stones"))
 
 
 def nim_hint(piles: list[int], misere: bool) -> dict[str, Any]:
@@ -185,7 +186,7 @@ def _finish(position: Any, over: bool, mover: str, last_mover_wins: bool) -> dic
 def nim_move(piles: list[int], misere: bool, pile: int, take: int) -> dict[str, Any]:
     """The human's move, checked by the library's Nim player (NimPlay)."""
     game = play.NimPlay(misere=misere)
-    new = game.parse(f"{pile} {take}", list(piles))
+    new = game.make(notation.HeapMove(pile, take, None), list(piles))
     result = _finish(new, game.over(new), "human", game.last_mover_wins)
     result["text"] = _nim_move_text(piles, pile, take)
     return result
@@ -198,7 +199,7 @@ def nim_reply(piles: list[int], misere: bool) -> dict[str, Any]:
         raise ValueError("the game is over: no stone is left")
     move, new = game.computer_move(list(piles))
     result = _finish(new, game.over(new), "computer", game.last_mover_wins)
-    result["text"] = game.say(move, piles, size=True)
+    result["text"] = _nim_move_text(piles, move.pile, move.take)
     return result
 
 
@@ -217,7 +218,7 @@ def heap_game(spec: str) -> games.HeapGame:
 
 def _heap_move_text(heaps: list[int], index: int, take: int, left: Sequence[int]) -> str:
     # the page's log outlives the position: the heap's size then says which heap it was
-    return play.say_heap_move(index, take, tuple(left), size=heaps[index])
+    return notation.say_heap_move(index, take, tuple(left), size=heaps[index])
 
 
 def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
@@ -269,8 +270,8 @@ def heap_move(spec: str, heaps: list[int], index: int, take: int,
     game = play.HeapPlay(heap_game(spec))
     if not 0 <= index < len(heaps):
         raise ValueError(f"there is no heap {index} (heaps 0 to {len(heaps) - 1})")
-    words = [str(index), str(take)] + [str(h) for h in leave]
-    new = game.parse(" ".join(words), list(heaps))
+    new = game.make(notation.HeapMove(index, take, tuple(sorted(leave)) if leave else None),
+                    list(heaps))
     result = _finish(new, game.over(new), "human", True)
     result["text"] = _heap_move_text(heaps, index, take, sorted(leave))
     return result
@@ -282,7 +283,8 @@ def heap_reply(spec: str, heaps: list[int]) -> dict[str, Any]:
         raise ValueError("the game is over: no move is left")
     move, new = game.computer_move(list(heaps))
     result = _finish(new, game.over(new), "computer", True)
-    result["text"] = game.say(move, heaps, size=True)
+    i, take, left = move
+    result["text"] = _heap_move_text(heaps, i, take, sorted(left))
     return result
 
 
@@ -309,7 +311,7 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
     moves = []
     if move is not None:
         after = sorted(set(heads) ^ set(move))
-        moves.append({"coins": move, "text": "turn coins " + ", ".join(str(c) for c in move),
+        moves.append({"coins": move, "text": notation.say_coin_move(move),
                       "after": _row(after, len(row)), "after_sum": str(game.nim_value(after))})
     why = (f"{game.name}: every head is an independent game worth G(x) (coins from 0), so the "
            "position is worth the nim-sum of G over the heads; 0 means the player to move "
@@ -323,9 +325,9 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
 def turning_move(spec: str, row: str, coins: list[int]) -> dict[str, Any]:
     """The human's move, checked by the library's coin-turning player (TurningPlay)."""
     game = play.TurningPlay(turning_game(spec), len(row))
-    new = game.parse(" ".join(str(c) for c in coins), games.heads_of(row))
+    new = game.turn(sorted(set(coins)), games.heads_of(row))
     result = _finish(_row(new, len(row)), game.over(new), "human", True)
-    result["text"] = "turn coins " + ", ".join(str(c) for c in sorted(coins))
+    result["text"] = notation.say_coin_move(coins)
     return result
 
 
@@ -334,9 +336,9 @@ def turning_reply(spec: str, row: str) -> dict[str, Any]:
     heads = games.heads_of(row)
     if game.over(heads):
         raise ValueError("the game is over: no move is left")
-    text, new = game.computer(heads)
+    move, new = game.computer_move(heads)
     result = _finish(_row(new, len(row)), game.over(new), "computer", True)
-    result["text"] = text
+    result["text"] = notation.say_coin_move(move)
     return result
 
 
@@ -388,7 +390,7 @@ def _tartan_legal(game: games.Tartan, heads: list[tuple[int, int]],
 
 
 def _coins_text(coins: list[tuple[int, ...]]) -> str:
-    return "turn " + ", ".join(f"({a},{b})" for a, b in sorted(coins))
+    return notation.say_board_move(coins)
 
 
 def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
