@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .options import (STDIN_HELP, Commands, UsageError, format_number, output_options, parse_int,
+from .options import (Commands, STDIN_HELP, UsageError, format_number, output_options, parse_int,
                       parse_nimber, read_number)
 from .batch import Batch, answers, as_array, batched, read_stdin
 

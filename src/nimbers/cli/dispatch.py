@@ -16,7 +16,7 @@ from typing import Callable, NoReturn, Sequence
 
 from .. import _startup
 from . import arith, field, games, linalg, ordinal, play, serve, tables
-from .options import (EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXIT_USAGE, NUMBERING, Commands,
+from .options import (Commands, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXIT_USAGE, NUMBERING,
                       Parser, StreamError, UsageError, output_errors, say, write_out)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (STDIN_HELP, Commands, UsageError, json_option, parse_nimber, polynomial,
-                      read_number, to_json)
+from .._digits import to_decimal
+from .options import (Commands, STDIN_HELP, UsageError, json_option, parse_count, parse_nimber,
+                      polynomial, read_number, to_json)
 from .batch import Batch, one_problem, read_stdin
 
 
@@ -33,7 +34,7 @@ def field_commands(commands: Commands) -> None:
                      "nimbers solve-quadratic 1 7", _solve_quadratic)
     p.add_argument("b", type=parse_nimber)
     p.add_argument("c", type=parse_nimber)
-    p.add_argument("--bits", type=parse_nimber, help="only roots in GF(2^bits) (a power of two)")
+    p.add_argument("--bits", type=parse_count, help="only roots in GF(2^bits) (a power of two)")
     json_option(p)
 
 
@@ -81,4 +82,4 @@ def _solve_quadratic(args: argparse.Namespace) -> str:
     roots = solve_quadratic(args.b, args.c, bits=args.bits)
     if args.json:
         return to_json(roots)
-    return " ".join(str(r) for r in roots) if roots else "no root"
+    return " ".join(map(to_decimal, roots)) if roots else "no root"

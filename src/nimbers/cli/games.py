@@ -6,9 +6,10 @@ import argparse
 import re
 from typing import Any
 
-from ..notation import (CoinRow, NotationError, read_heads, read_heaps, say_board_move,
-                        say_coin_move)
-from .options import Commands, UsageError, json_option, parse_nimber, to_json
+from ..notation import (CoinRow, NotationError, read_cells, read_heads, read_heaps, say_board_move,
+                        say_coin_move, write_integer)
+from .options import (Commands, MAX_POSITION, UsageError, json_option, parse_count, parse_nimber,
+                      to_json)
 
 
 # ---- games ------------------------------------------------------------------------------------
@@ -30,7 +31,7 @@ def game_commands(commands: Commands) -> None:
                                 "dawsons-chess, guiles, treblecross, officers, grundy), a "
                                 "take-and-break code such as 0.77 or a subtraction game "
                                 "such as 'S(1,3,4)'")
-    p.add_argument("count", type=parse_nimber, nargs="?", default=30,
+    p.add_argument("count", type=parse_count, nargs="?", default=30,
                    help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
                    help="also find the period (proved by the octal periodicity theorem)")
@@ -60,7 +61,7 @@ def game_commands(commands: Commands) -> None:
                                 "moebius, mogul, "
                                 "gold-moidores, at-most-T, motley, twins, triplets, ruler, "
                                 "progression, turnips, grunt) or a turning code like 1-3C(5)")
-    p.add_argument("count", type=parse_nimber, nargs="?", default=20,
+    p.add_argument("count", type=parse_count, nargs="?", default=20,
                    help="how many values G(0..count-1) to print (default 20)")
     p.add_argument("--heads", metavar="COINS",
                    help="a position: head coins '0,3,7' or a row like HTHHT; prints its value "
@@ -77,7 +78,7 @@ def game_commands(commands: Commands) -> None:
     p.add_argument("games", nargs="+", help="two or more 1-D games (names or codes), or one "
                                             "of turning-corners, rugs, acrostic-twins")
     p.add_argument("--heads", metavar="HEADS", help="heads as row:column pairs, e.g. 3:5,2:2")
-    p.add_argument("--size", type=parse_nimber, default=8, help="board side for the table")
+    p.add_argument("--size", type=parse_count, default=8, help="board side for the table")
     p.add_argument("--misere", action="store_true",
                    help="with --heads: the misère value and a misère winning move (searched: "
                         "boards of at most 16 coins, e.g. nimbers tartan rugs --heads 1:1,2:3 "
@@ -92,14 +93,15 @@ def _nim(args: argparse.Namespace) -> str:
     moves = [] if losing else winning_moves(args.piles, misere=args.misere)
     if args.json:
         return to_json({"nim_sum": total, "losing": losing,
-                      "winning_moves": [m._asdict() for m in moves]})
-    lines = [f"nim-sum: {total}"]
+                        "winning_moves": [m._asdict() for m in moves]})
+    lines = [f"nim-sum: {write_integer(total)}"]
     if losing:
         lines.append("P-position: the player to move loses (safe for the player who just moved)")
     else:
         lines.append("N-position: the player to move wins; winning moves (piles from 0):")
         for m in moves:
-            lines.append(f"  take {m.take} from pile {m.pile} (leaving {m.new_size})")
+            lines.append(f"  take {write_integer(m.take)} from pile {m.pile} "
+                         f"(leaving {write_integer(m.new_size)})")
     return "\n".join(lines)
 
 
@@ -142,7 +144,7 @@ def _heap(args: argparse.Namespace) -> str:
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
     from ..play import HeapPlay
     try:
-        heaps = read_heaps(text)
+        heaps = read_heaps(text, most=MAX_POSITION)
     except NotationError as exc:
         raise UsageError(f"--heaps: {exc}") from None
     return HeapPlay(game, misere=misere), heaps
@@ -156,8 +158,8 @@ def _position_report(played: tuple[Any, Any], as_json: bool) -> str:
     label = "misère value" if game.misere else "value"
     if as_json:  # the move as data (as under normal play), and in words
         return to_json({"game": game.name, "misere": game.misere, "value": value,
-                      "losing": value == 0, "winning_move": move,
-                      "text": None if move is None else game.describe(move, position)})
+                        "losing": value == 0, "winning_move": move,
+                        "text": None if move is None else game.describe(move, position)})
     if game.over(position):
         verdict = (f"no move is left: under {rule} the player to move "
                    + ("has won (the other made the last move)" if game.misere else "has lost"))
@@ -166,7 +168,7 @@ def _position_report(played: tuple[Any, Any], as_json: bool) -> str:
     else:
         verdict = (f"N-position under {rule}: the player to move wins; a winning move: "
                    f"{game.describe(move, position)}")
-    return f"{game.name}\n{label}: {value}\n{verdict}"
+    return f"{game.name}\n{label}: {write_integer(value)}\n{verdict}"
 
 
 def _misere_heap_values(game: Any, count: int, genus: bool, as_json: bool) -> str:
@@ -186,7 +188,7 @@ def _misere_heap_values(game: Any, count: int, genus: bool, as_json: bool) -> st
 
 def _parse_heads(text: str) -> CoinRow:
     try:
-        return read_heads(text)
+        return read_heads(text, most=MAX_POSITION)
     except NotationError as exc:
         raise UsageError(f"--heads: {exc}") from None
 
@@ -206,7 +208,7 @@ def _turning(args: argparse.Namespace) -> str:
         return to_json({"value": value, "winning_move": move})
     verdict = "no winning move: every move loses" if move is None else \
         "winning move: " + say_coin_move(move)
-    return f"value: {value}\n{verdict}"
+    return f"value: {write_integer(value)}\n{verdict}"
 
 
 def _misere_turning(game: Any, args: argparse.Namespace) -> str:
@@ -238,7 +240,8 @@ def _tartan(args: argparse.Namespace) -> str:
             raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
                              "comma-separated, e.g. --heads 1:2,3:3")
     game = board_game(*args.games)
-    if args.heads is None:
+    heads = None if args.heads is None else _board_heads(args.heads, game)
+    if heads is None:
         if args.misere:
             raise UsageError("--misere analyses a position: give --heads, e.g. --heads 1:1,2:3")
         if args.size > 64:
@@ -250,18 +253,27 @@ def _tartan(args: argparse.Namespace) -> str:
         return to_json(values.tolist()) if args.json else format_table(values, op="G")
     if args.misere:
         from ..play import AcrosticPlay, BoardPlay
-        from ..games.positions import heads_2d
-        heads = heads_2d(args.heads)
         board = (max((r for r, _ in heads), default=0) + 1,
                  max((c for _, c in heads), default=0) + 1)
         played = BoardPlay(game, board, misere=True) if isinstance(game, Tartan) else \
             AcrosticPlay(game, board, misere=True)
         return _position_report((played, heads), args.json)
-    value = game.nim_value(args.heads)
-    move = game.winning_move(args.heads)
+    value = game.nim_value(heads)
+    move = game.winning_move(heads)
     if args.json:
         return to_json({"value": value, "winning_move": None if move is None else
-                      [list(c) for c in move]})
+                        [list(c) for c in move]})
     verdict = "no winning move: every move loses" if move is None else \
         "winning move: " + say_board_move(move)
-    return f"value: {value}\n{verdict}"
+    return f"value: {write_integer(value)}\n{verdict}"
+
+
+def _board_heads(text: str, game: Any) -> list[tuple[int, ...]]:
+    """The heads typed for a board game: coins row:column (a:b:c for a product of three
+    games), each coordinate up to MAX_POSITION; a coin typed twice is turned twice."""
+    from ..games.positions import heads_2d
+    dims = len(getattr(game, "factors", (0, 0)))
+    try:
+        return heads_2d(read_cells(text, most=MAX_POSITION, dims=dims), dims=dims)
+    except NotationError as exc:
+        raise UsageError(f"--heads: {exc}") from None

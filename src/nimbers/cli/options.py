@@ -12,7 +12,7 @@ import json
 import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
-from .._digits import to_decimal
+from .._digits import no_digit_limit, to_decimal
 from ..notation import NotationError, read_integer
 
 if TYPE_CHECKING:
@@ -46,6 +46,25 @@ def parse_nimber(text: str) -> int:
     (31, 5, 12)
     """
     return _integer(text, signed=False)
+
+
+#: The largest count a command takes (values to compute, a table's side, a code's length):
+#: nothing past it could be stored, so it is refused before any work, in the notation's words.
+MAX_COUNT = 2**63 - 1
+#: The largest heap, coin or board coordinate a position may name.
+MAX_POSITION = 2**64 - 1
+
+
+def parse_count(text: str) -> int:
+    """A count: a non-negative integer of at most :data:`MAX_COUNT`.
+
+    >>> parse_count("1_000")
+    1000
+    """
+    try:
+        return read_integer(text, most=MAX_COUNT)
+    except NotationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_int(text: str) -> int:
@@ -90,7 +109,8 @@ def json_option(p: argparse.ArgumentParser) -> None:
 
 
 def to_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False)
+    with no_digit_limit():  # numbers of any size (their input was bounded by the reader)
+        return json.dumps(data, ensure_ascii=False)
 
 
 def polynomial(coeffs: Sequence[int]) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any, Sequence
 
-from .options import Commands, UsageError, parse_int, parse_nimber
+from .._digits import no_digit_limit
+from .options import Commands, UsageError, parse_count, parse_int
 
 
 # ---- ordinal nimbers and lexicodes ---------------------------------------------------------
@@ -37,8 +39,28 @@ def _ordinal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ascii", action="store_true", help="print w and * instead of ω and ·")
 
 
+#: The longest run of digits in a typed ordinal: its coefficients and exponents are read by
+#: the ordinal's own parser, with ``int``, within Python's int/str digit limit.
+MAX_ORDINAL_DIGITS = 4000
+
+
 def ordinal_command(op: str, values: Sequence[str], ascii: bool = False) -> str:
-    """The text printed by ``nimbers ordinal OP X...`` (a plain function of strings)."""
+    """The text printed by ``nimbers ordinal OP X...`` (a plain function of strings).
+
+    Numbers inside an ordinal have at most :data:`MAX_ORDINAL_DIGITS` digits; the results,
+    whose numbers are nim-products of those (at most twice as many bits), are written
+    whatever their length.
+    """
+    for text in values:
+        longest = max((len(run) for run in re.findall(r"[0-9]+", text)), default=0)
+        if longest > MAX_ORDINAL_DIGITS:
+            raise UsageError(f"numbers in an ordinal have at most "
+                             f"{MAX_ORDINAL_DIGITS:,} digits, got one of {longest:,}")
+    with no_digit_limit():  # bounded above: results of at most about 2 x 4,000 digits
+        return _ordinal_text(op, values, ascii)
+
+
+def _ordinal_text(op: str, values: Sequence[str], ascii: bool) -> str:
     from .. import ordinal as o
     arity, _ = ORDINAL_OPS[op]
     if arity != "+" and len(values) != arity:
@@ -100,9 +122,9 @@ def ordinal_command(op: str, values: Sequence[str], ascii: bool = False) -> str:
 
 
 def _lexicode_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("n", type=parse_nimber, help="length")
-    p.add_argument("d", type=parse_nimber, help="minimum distance")
-    p.add_argument("--base", type=parse_nimber, default=2,
+    p.add_argument("n", type=parse_count, help="length")
+    p.add_argument("d", type=parse_count, help="minimum distance")
+    p.add_argument("--base", type=parse_count, default=2,
                    help="alphabet size, a power of 2 (default 2)")
     p.add_argument("--method", choices=["game", "greedy"], default="game",
                    help="Conway and Sloane's game shortcut (default) or the greedy definition")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import (Commands, StreamError, UsageError, json_option, output_errors, parse_nimber,
-                      to_json)
+from .options import (Commands, StreamError, UsageError, json_option, output_errors, parse_count,
+                      parse_nimber, to_json)
 
 
 # ---- tables and derivations -------------------------------------------------------------------
@@ -17,7 +17,7 @@ def table_commands(commands: Commands) -> None:
     p = commands.add("table", "addition or multiplication table (text and CSV streamed row by "
                               "row)",
                      "nimbers table 16 --op mul --png t.png", _table)
-    p.add_argument("size", type=parse_nimber, help="the table covers 0 .. size-1")
+    p.add_argument("size", type=parse_count, help="the table covers 0 .. size-1")
     p.add_argument("--op", choices=["mul", "add", "mex"], default="mul",
                    help="mul (default), add, or mex: the product table built from the mex "
                         "definition alone")

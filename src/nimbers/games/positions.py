@@ -19,8 +19,7 @@ import html
 
 import numpy as np
 
-from ..notation import items as _items
-from ..notation import read_cells, read_integer, read_row
+from ..notation import read_cells, read_row
 
 __all__ = ["heads_of", "heads_2d", "Row", "Board"]
 
@@ -85,8 +84,7 @@ def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
     [(2, 2), (3, 5)]
     """
     if isinstance(position, str):
-        items: list[tuple[int, ...]] = list(read_cells(position)) if dims == 2 else \
-            [tuple(read_integer(v) for v in part.split(":")) for part in _items(position)]
+        items = read_cells(position, dims=dims)
     else:
         try:
             items = [tuple(int(v) for v in h) for h in position]

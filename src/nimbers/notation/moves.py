@@ -101,7 +101,7 @@ def read_board_move(text: str, example: str = "1:2 3:5") -> list[tuple[int, int]
         raise NotationError(f"{text!r} is not a move: type coins as row:column, e.g. "
                             f"'{example}'")
     try:
-        return [read_cell(w) for w in words]
+        return [(cell[0], cell[1]) for cell in map(read_cell, words)]
     except NotationError as exc:
         raise NotationError(f"{exc} (e.g. '{example}')") from None
 

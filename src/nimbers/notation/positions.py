@@ -96,26 +96,27 @@ def read_heads(text: str, most: int | None = None) -> CoinRow:
     return CoinRow(sorted(set(coins)), None)
 
 
-def read_cell(text: str, most: int | None = None) -> tuple[int, int]:
-    """One coin of a board: ``row:column``, both from 0.
+def read_cell(text: str, most: int | None = None, dims: int = 2) -> tuple[int, ...]:
+    """One coin of a board: ``row:column``, both from 0 (``a:b:c`` on a board of ``dims``
+    dimensions, a Tartan product of three games).
 
-    >>> read_cell("3:5")
-    (3, 5)
+    >>> read_cell("3:5"), read_cell("1:2:3", dims=3)
+    ((3, 5), (1, 2, 3))
     """
+    form = "row:column" if dims == 2 else ":".join("abcdefgh"[:dims])
     parts = text.strip().split(":")
-    if len(parts) != 2:
-        raise NotationError(f"a coin is written row:column, got {clip(text)!r}")
+    if len(parts) != dims:
+        raise NotationError(f"a coin is written {form}, got {clip(text)!r}")
     try:
-        row, col = (read_integer(p, most=most) for p in parts)
+        return tuple(read_integer(p, most=most) for p in parts)
     except NotationError as exc:
-        raise NotationError(f"a coin is written row:column, got {clip(text)!r}: {exc}") \
-            from None
-    return row, col
+        raise NotationError(f"the coin {clip(text, 20)!r} (written {form}): {exc}") from None
 
 
-def read_cells(text: str | Iterable[str], most: int | None = None) -> list[tuple[int, int]]:
+def read_cells(text: str | Iterable[str], most: int | None = None,
+               dims: int = 2) -> list[tuple[int, ...]]:
     """Coins of a board, ``1:2,3:5`` (also ``;`` between them), in the order typed; a
     coin typed twice is listed twice (a caller decides what that means)."""
     words = [text.replace(";", ",")] if isinstance(text, str) else \
         [w.replace(";", ",") for w in text]
-    return [read_cell(w, most) for w in items(words)]
+    return [read_cell(w, most, dims) for w in items(words)]

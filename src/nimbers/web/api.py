@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import arith, explain, field, games, notation, play, tables
+from .._digits import no_digit_limit
 from ..games import catalogue as named
 from ..games import nim
 from . import png
@@ -44,6 +45,11 @@ def calculate(op: str, a: int, b: int | None = None) -> dict[str, Any]:
     >>> calculate("inv", 2)["check"]
     '2 ⊗ 3 = 1'
     """
+    with no_digit_limit():  # operands of at most params.MAX_BITS bits: results no larger
+        return _calculate(op, a, b)
+
+
+def _calculate(op: str, a: int, b: int | None) -> dict[str, Any]:
     derivation: list[str] = []
     notes: list[str] = []
     if op not in ("inv", "sqrt") and b is None:
