@@ -355,6 +355,7 @@ def test_serve_refuses_a_bad_port(capsys):
     assert "--port must be between 0 and 65535" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_serve_starts_answers_and_stops_on_ctrl_c():
     proc = subprocess.Popen([sys.executable, "-m", "nimbers", "serve", "--port", "0"],
                             stderr=subprocess.PIPE, text=True)
@@ -374,6 +375,7 @@ def test_serve_starts_answers_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        proc.stderr.close()
 
 
 WEIRD = [None, True, 1.5, -1, 2**70, "", "x", "0x", "1e5", "١٢", [], [1], [[1, 2]], {"a": 1},

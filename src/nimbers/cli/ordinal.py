@@ -74,8 +74,9 @@ def _ordinal_text(op: str, values: Sequence[str], ascii: bool) -> str:
         p = parse_int(values[0]) if values[0].strip().lstrip("-").isdigit() else None
         if p is None:
             raise UsageError(f"lenstra takes a prime, got {values[0]!r}")
+        qs = o.q_set(p)  # first: it checks that p is a prime in range
         lines = [f"f({p}) = {o.order_of_two(p) if p > 2 else 1}",
-                 f"Q({p}) = {{{', '.join(str(q) for q in o.q_set(p))}}}",
+                 f"Q({p}) = {{{', '.join(str(q) for q in qs)}}}",
                  f"excess({p}) = {o.excess(p)}"]
         if p > 2:
             lines.append(f"α_{p} = κ_{p}^{p} = {show(o.alpha(p))}   (κ_{p} = {show(o.kappa(p))})")

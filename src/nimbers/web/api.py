@@ -235,7 +235,7 @@ def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
     rest = heaps[:index] + heaps[index + 1:]
     options = []
     seen = set()
-    for take, left in game.moves(heaps[index]):
+    for take, left in game.heap_moves(heaps[index]):
         key = (take, tuple(sorted(left)))
         if key in seen:
             continue
@@ -311,7 +311,7 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
     """G(x) of every coin, the nim-sum over the heads, and a winning move."""
     game = turning_game(spec)
     heads = games.heads_of(row)
-    values = [str(int(v)) for v in game.values(len(row)).tolist()]
+    values = [str(int(v)) for v in game.nim_values(len(row)).tolist()]
     total = game.nim_value(heads)
     move = game.winning_move(heads)
     moves = []
@@ -404,7 +404,7 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
     """The value table G(a, b) = G_A(a) ⊗ G_B(b), the nim-sum over the heads, a winning
     move."""
     game = tartan_game(rows_game, cols_game)
-    grid = [[str(v) for v in row] for row in game.values(*shape).tolist()]
+    grid = [[str(v) for v in row] for row in game.nim_values(*shape).tolist()]
     total = game.nim_value(heads)
     move = game.winning_move(heads)
     moves = []
@@ -483,7 +483,7 @@ CLOSED_FORM_TEXT = {
 def turning_sequence(spec: str, n: int) -> dict[str, Any]:
     """The first n values of a coin-turning game beside its closed form, when it has one."""
     game = turning_game(spec)
-    values = [str(int(v)) for v in game.values(n).tolist()]
+    values = [str(int(v)) for v in game.nim_values(n).tolist()]
     key = game.name if game.name in games.CLOSED_FORMS else None
     closed = [str(games.closed_form(key, x)) for x in range(n)] if key else None
     return {"name": game.name, "code": game.code, "values": values, "closed_form": closed,
