@@ -64,7 +64,7 @@ REFUSED_AT_ONCE = [
     (["play", "kayles", "100000", "--misere"], "on 100000 tokens"),
     (["lexicode", "10", "3", "--base", "1024"], "sphere-covering bound"),
     (["lexicode", "10", "3", "--base", str(2**31)], "sphere-covering bound"),
-    (["lexicode", "10", "3", "--base", str(2**64)], "sphere-covering bound"),
+    (["lexicode", "10", "3", "--base", str(2**64)], "--base: at most 2^63 - 1"),
     (["lexicode", "16", "5", "--base", "16"], "sphere-covering bound"),
     (["ordinal", "inv", "w^(w^30)+1"], "inverse in the field of degree 102,180"),
     (["ordinal", "minpoly", "w^(w^30)"], "minimal polynomial in the field of degree 102,180"),

@@ -129,13 +129,13 @@ def test_ctrl_c_during_the_work_is_one_line_and_130(monkeypatch, capsys):
 
     def interrupted(args):
         raise KeyboardInterrupt
-    parser_of = cli._parse
+    parser_of = cli.dispatch._parse
 
     def parse(argv):
         args = parser_of(argv)
         args.run = interrupted
         return args
-    monkeypatch.setattr(cli, "_parse", parse)
+    monkeypatch.setattr(cli.dispatch, "_parse", parse)
     assert main(["mul", "5", "11"]) == 130
     assert capsys.readouterr().err == "nimbers: interrupted\n"
 

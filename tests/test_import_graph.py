@@ -17,6 +17,9 @@ import pytest
 SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "nimbers"
 FRONT_FLOOR = ("nimbers.cli", "nimbers.web", "nimbers.play", "nimbers.__main__")
+#: deprecated aliases of front-floor modules left at their old place below it: each may
+#: import its new home (lazily, when an old name is used), and nothing else upwards
+DEPRECATED_ALIASES = {"nimbers.games.play": "nimbers.play"}
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -130,5 +133,6 @@ def _on_front_floor(module: str) -> bool:
 
 @pytest.mark.parametrize("module", sorted(m for m in import_graph() if not _on_front_floor(m)))
 def test_nothing_below_the_front_floor_imports_it(module):
-    upward = sorted(m for m in import_graph()[module] if _on_front_floor(m))
+    upward = sorted(m for m in import_graph()[module]
+                    if _on_front_floor(m) and m != DEPRECATED_ALIASES.get(module))
     assert upward == [], f"{module} imports the front floor: {upward}"
