@@ -43,6 +43,12 @@ def _get(params: dict[str, Any], name: str, default: Any = ...) -> Any:
     return params[name]
 
 
+def _shown(v: int) -> str:
+    """An integer as a message shows it: its digits when short, else its size (str() of an
+    int past 4300 digits raises ValueError, and such digits would bury the message)."""
+    return str(v) if v.bit_length() < 256 else f"{'-' * (v < 0)}(a {v.bit_length()}-bit number)"
+
+
 def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = None) -> int:
     """An integer sent as JSON or typed by the notation's number rule; ``signed`` False and
     ``most`` bound it, with the notation's own messages."""
@@ -50,9 +56,9 @@ def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = No
         raise BadRequest(f"{name}: expected an integer, got {value!r}")
     if isinstance(value, int):
         if value < 0 and not signed:
-            raise BadRequest(f"{name}: must be non-negative, got {value}")
+            raise BadRequest(f"{name}: must be non-negative, got {_shown(value)}")
         if most is not None and value > most:
-            raise BadRequest(f"{name}: at most {describe_bound(most)}, got {value}")
+            raise BadRequest(f"{name}: at most {describe_bound(most)}, got {_shown(value)}")
         return value
     if not isinstance(value, str):
         raise BadRequest(f"{name}: expected an integer, got {type(value).__name__}")
@@ -69,7 +75,7 @@ def nimber(params: dict[str, Any], name: str, default: Any = ..., max_bits: int 
     """A non-negative integer (the notation's number rule) of at most max_bits bits."""
     v = _parse_int(name, _get(params, name, default))
     if v < 0:
-        raise BadRequest(f"{name}: must be non-negative, got {v}")
+        raise BadRequest(f"{name}: must be non-negative, got {_shown(v)}")
     if v.bit_length() > max_bits:
         raise BadRequest(f"{name}: {v.bit_length()} bits is too large (at most {max_bits} bits)")
     return v
@@ -79,7 +85,7 @@ def integer(params: dict[str, Any], name: str, lo: int, hi: int, default: Any = 
     """An integer in [lo, hi]."""
     v = _parse_int(name, _get(params, name, default))
     if not lo <= v <= hi:
-        raise BadRequest(f"{name}: must be between {lo} and {hi}, got {v}")
+        raise BadRequest(f"{name}: must be between {lo} and {hi}, got {_shown(v)}")
     return v
 
 
