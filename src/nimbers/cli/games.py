@@ -9,7 +9,7 @@ from typing import Any
 from ..notation import (CoinRow, NotationError, read_cells, read_heads, read_heaps, say_board_move,
                         say_coin_move, write_integer)
 from .options import (Commands, MAX_POSITION, UsageError, json_option, parse_count, parse_nimber,
-                      to_json)
+                      to_json, write_values)
 
 
 # ---- games ------------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def _nim(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def _heap(args: argparse.Namespace) -> str:
+def _heap(args: argparse.Namespace) -> str | None:
     from ..games.catalogue import heap_game
     from ..games.heap import HeapGame
     if args.resume:
@@ -120,25 +120,29 @@ def _heap(args: argparse.Namespace) -> str:
         raise UsageError("--genus comes with --misere: nimbers heap kayles 12 --misere --genus")
     if args.misere:
         return _misere_heap_values(game, args.count, args.genus, args.json)
-    values = game.nim_values(args.count).tolist()
+    values = game.nim_values(args.count)
     stats = game.stats(args.count) if args.stats else None
     period = game.period() if args.period else None
     if args.save:
         game.save(args.save)
+    found = None if period is None else {
+        "period": period.period, "preperiod": period.preperiod, "proven": period.proven,
+        "checked_up_to": period.checked_up_to}
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
-        if stats is None:
-            data["values"] = values
-        else:
+        if stats is not None:
             data["stats"] = str(stats)
-        if period is not None:
-            data["period"] = {"period": period.period, "preperiod": period.preperiod,
-                              "proven": period.proven, "checked_up_to": period.checked_up_to}
-        return to_json(data)
-    lines = [str(stats) if stats is not None else " ".join(str(v) for v in values)]
-    if period is not None:
-        lines.append(str(period))
-    return "\n".join(lines)
+            if found is not None:
+                data["period"] = found
+            return to_json(data)
+        head = to_json(data)[:-1] + ', "values": ['
+        tail = "]" + (f', "period": {to_json(found)}' if found is not None else "") + "}"
+        write_values(values, head, ", ", tail)
+        return None
+    if stats is not None:
+        return str(stats) + ("" if period is None else f"\n{period}")
+    write_values(values, "", " ", "" if period is None else f"\n{period}")
+    return None
 
 
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
