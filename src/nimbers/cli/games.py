@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
 from typing import Any
 
-from ..notation import (CoinRow, NotationError, read_cells, read_heads, read_heaps, say_board_move,
-                        say_coin_move, write_integer)
+from ..notation import (CoinRow, NotationError, read_cell, read_cells, read_heads, read_heaps,
+                        say_board_move, say_coin_move, write_integer)
 from .options import (Commands, MAX_POSITION, UsageError, json_option, parse_count, parse_nimber,
                       to_json, write_values)
 
@@ -240,7 +239,7 @@ def _tartan(args: argparse.Namespace) -> str:
     from ..games.tartan import Tartan
     from ..tables import format_table
     for word in args.games:
-        if re.fullmatch(r"\d+:\d+", word.strip()):
+        if _is_a_coin(word):
             raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
                              "comma-separated, e.g. --heads 1:2,3:3")
     game = board_game(*args.games)
@@ -281,3 +280,12 @@ def _board_heads(text: str, game: Any) -> list[tuple[int, ...]]:
         return heads_2d(read_cells(text, most=MAX_POSITION, dims=dims), dims=dims)
     except NotationError as exc:
         raise UsageError(f"--heads: {exc}") from None
+
+
+def _is_a_coin(word: str) -> bool:
+    """Whether a word typed among the games reads as a coin, row:column."""
+    try:
+        read_cell(word)
+    except NotationError:
+        return False
+    return True
