@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 from typing import Any
 
-from ..notation import (CoinRow, NotationError, read_cells, read_heads, read_heaps, say_board_move,
-                        say_coin_move, write_integer)
+from ..notation import (CoinRow, NotationError, read_cell, read_cells, read_heads, read_heaps,
+                        say_board_move, say_coin_move, write_integer)
 from .options import (Commands, MAX_POSITION, UsageError, json_option, parse_count, parse_nimber,
-                      to_json)
+                      to_json, write_values)
 
 
 # ---- games ------------------------------------------------------------------------------------
@@ -109,7 +108,7 @@ def _nim(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def _heap(args: argparse.Namespace) -> str:
+def _heap(args: argparse.Namespace) -> str | None:
     from ..games.catalogue import heap_game
     from ..games.heap import HeapGame
     if args.resume is not None:
@@ -125,26 +124,30 @@ def _heap(args: argparse.Namespace) -> str:
         raise UsageError("--genus comes with --misere: nimbers heap kayles 12 --misere --genus")
     if args.misere:
         return _misere_heap_values(game, args.count, args.genus, args.json)
-    values = game.nim_values(args.count).tolist()
+    values = game.nim_values(args.count)
     stats = game.stats(args.count) if args.stats else None
     period = game.period(max_n=_period_search(game, args)) if args.period else None
     if args.save is not None:
         game.save(args.save)
+    found = None if period is None else {
+        "period": period.period, "preperiod": period.preperiod, "proven": period.proven,
+        "checked_up_to": period.checked_up_to, "repetitions": period.repetitions,
+        "text": str(period)}
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
-        if stats is None:
-            data["values"] = values
-        else:
+        if stats is not None:
             data["stats"] = str(stats)
-        if period is not None:
-            data["period"] = {"period": period.period, "preperiod": period.preperiod,
-                              "proven": period.proven, "checked_up_to": period.checked_up_to,
-                              "repetitions": period.repetitions, "text": str(period)}
-        return to_json(data)
-    lines = [str(stats) if stats is not None else " ".join(str(v) for v in values)]
-    if period is not None:
-        lines.append(str(period))
-    return "\n".join(lines)
+            if found is not None:
+                data["period"] = found
+            return to_json(data)
+        head = to_json(data)[:-1] + ', "values": ['
+        tail = "]" + (f', "period": {to_json(found)}' if found is not None else "") + "}"
+        write_values(values, head, ", ", tail)
+        return None
+    if stats is not None:
+        return str(stats) + ("" if period is None else f"\n{period}")
+    write_values(values, "", " ", "" if period is None else f"\n{period}")
+    return None
 
 
 def _period_search(game: Any, args: argparse.Namespace) -> int:
@@ -251,7 +254,7 @@ def _tartan(args: argparse.Namespace) -> str:
     from ..games.tartan import Tartan
     from ..tables import format_table
     for word in args.games:
-        if re.fullmatch(r"\d+:\d+", word.strip()):
+        if _is_a_coin(word):
             raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
                              "comma-separated, e.g. --heads 1:2,3:3")
     game = board_game(*args.games)
@@ -292,3 +295,12 @@ def _board_heads(text: str, game: Any) -> list[tuple[int, ...]]:
         return heads_2d(read_cells(text, most=MAX_POSITION, dims=dims), dims=dims)
     except NotationError as exc:
         raise UsageError(f"--heads: {exc}") from None
+
+
+def _is_a_coin(word: str) -> bool:
+    """Whether a word typed among the games reads as a coin, row:column."""
+    try:
+        read_cell(word)
+    except NotationError:
+        return False
+    return True

@@ -91,9 +91,19 @@ class HeapValues:
         period, preperiod = self._period()
         check_memory(n * self.g.itemsize, f"{n:,} values of {self.name}")
         out = np.empty(n, dtype=self.g.dtype)
-        out[: self.known] = self.g[: self.known]
-        rest = np.arange(self.known, n, dtype=np.int64)
-        out[self.known:] = self.g[preperiod + (rest - preperiod) % period]
+        known = min(self.known, n)
+        out[:known] = self.g[:known]
+        # the period from heap `known` on, then copies of what is filled, doubling: no
+        # temporary array of n indices (8 bytes a value where the values take 1)
+        start = preperiod + (known - preperiod) % period
+        first = min(period, n - known)
+        cycle = self.g[start:start + period]
+        out[known:known + first] = np.concatenate((cycle, self.g[preperiod:start]))[:first]
+        filled = first
+        while known + filled < n:
+            more = min(filled, n - known - filled)
+            out[known + filled:known + filled + more] = out[known:known + more]
+            filled += more
         return out
 
     # -- the engine --
