@@ -188,3 +188,37 @@ def test_garbage_file_refused(tmp_path):
     path.write_bytes(b"\xff\x00[[[")
     with pytest.raises(ValueError):
         MisereQuotient.load(path)
+
+
+# ---- the heap games and the command line --------------------------------------------------
+
+def test_heap_game_answers_from_its_quotient():
+    game = octal_game("0.07")
+    losing = make_outcome(lambda h: octal_options("0.07", h))
+    game.misere_quotient(12)
+    for x in positions(12, 3):
+        assert game.is_losing(list(x), misere=True) == losing(x), x
+    for x in [(5, 9), (2, 3), (4, 4, 6)]:
+        assert (game.misere_nim_value(list(x)) == 0) == losing(x)
+    with pytest.raises(ValueError):       # past heap 12: the bounded search refuses
+        game.winning_move([20, 21, 22, 23], misere=True)
+
+
+def test_use_quotient_proves_first():
+    q = misere_quotient(octal_game("0.07"), 10)
+    with pytest.raises(ValueError, match="does not say"):
+        octal_game("0.77").use_quotient(q)
+    game = octal_game("0.07")
+    game.use_quotient(q)
+    assert game.is_losing([2, 3], misere=True) == q.is_losing([2, 3])
+
+
+def test_cli_quotient(capsys):
+    from nimbers.cli import main
+    assert main(["heap", "0.75", "--quotient", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "order 8" in out and "⟨a, b, c | a² = 1, b³ = b, bc = ab, c² = b²⟩" in out
+    assert main(["heap", "0.75", "--quotient", "8", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["order"] == 8 and data["p_words"] == ["a", "b²"]
+    assert main(["heap", "0.75", "--quotient", "-1"]) == 2

@@ -20,10 +20,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .build import GiveUp, add_heap, identity_candidate
+import numpy as np
+
+from .build import GiveUp, add_heap, identity_candidate, prove
 from .monoid import MisereQuotient
 
-__all__ = ["misere_quotient", "MisereQuotient"]
+__all__ = ["misere_quotient", "MisereQuotient", "proves"]
 
 #: the largest candidate the search builds unless told otherwise
 DEFAULT_MAX_ORDER = 2048
@@ -106,3 +108,21 @@ def _heap_moves_of(game: Any) -> Any:
     if callable(getattr(game, "heap_moves", None)):
         return game.heap_moves
     raise TypeError(f"misere_quotient takes a heap game or Nim, not {type(game).__name__}")
+
+
+def proves(q: MisereQuotient, game: Any) -> bool:
+    """True when q says the misère outcome of every position of game's heaps up to
+    q.max_heap (its P-portion and pretending function checked on every position at once by
+    the automaton of :mod:`.build`): what a loaded quotient must pass before it answers.
+
+    >>> from nimbers.games import octal_game
+    >>> q = misere_quotient(octal_game("0.75"), 8)
+    >>> proves(q, octal_game("0.75")), proves(q, octal_game("0.77"))
+    (True, False)
+    """
+    heap_moves = _heap_moves_of(game)
+    options = {h: [tuple(left) for _, left in heap_moves(h)] for h in range(q.max_heap + 1)}
+    mul = np.array(q.table, dtype=np.int64)
+    p = np.zeros(q.order, dtype=bool)
+    p[list(q.p_portion)] = True
+    return prove(mul, p, q.pretending, options)

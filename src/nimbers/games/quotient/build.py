@@ -42,7 +42,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap"]
+__all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "prove"]
 
 #: the most automaton states one round explores before the search gives up
 MAX_STATES = 400_000
@@ -346,3 +346,16 @@ def _reduce(cand: Candidate, gens: Sequence[int]) -> Candidate:
                      dtype=np.int64).reshape(len(gens), len(reach))
     out = cand.p[np.array(reach)]
     return _minimise(delta, out, out, gens, len(cand.phi), 2**31)
+
+
+def prove(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
+          options: dict[int, list[tuple[int, ...]]], time_limit: float | None = None) -> bool:
+    """True when (mul, p, phi) says the misère outcome of every position of heaps up to
+    len(phi) - 1 of the game whose heaps have these options (one automaton round)."""
+    gens = [h for h in range(1, len(phi)) if options[h]]
+    cand = Candidate(mul.astype(np.int32), p.astype(bool), list(phi))
+    if any(cand.phi[h] != 0 for h in range(1, len(phi)) if not options[h]):
+        return False        # a heap with no move must be the identity
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    opts = [option_elements(cand, options[h]) for h in gens]
+    return check_round(cand, gens, opts, deadline, 2**31, minimise=False).proved
