@@ -5,6 +5,7 @@
 * :mod:`.engine` -- the Sprague-Grundy engine for any finite impartial game (mex, sums,
   misère values, :class:`ImpartialGame`);
 * :mod:`.misere` -- the genus, tame games and their Nim-like rule;
+* :mod:`.quotient` -- misère quotients of heap games (Plambeck and Siegel);
 * :mod:`.nim` -- Nim: the nim-sum rule, misère Nim, dynamic-programming solvers;
 * :mod:`.heap` -- heap games (subtraction, octal, take-and-break, Grundy's game), periodicity;
 * :mod:`.subset_sums` -- which nim-sums j distinct values reach (for "any coins" rules);
@@ -35,6 +36,7 @@ from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, heap_game_from
 from .misere import Genus, genus_of, is_tame_genus, tame_sum
 from .nim import Move, Nim, NimSolution, nim_sum, solve_bottom_up, solve_memo, winning_moves
 from .positions import heads_2d, heads_of
+from .quotient import MisereQuotient, misere_quotient
 from .tartan import AcrosticTwins, Tartan, acrostic_twins, rugs, tartan, turning_corners
 from .theorems import Evidence, mock_turtle_theorem, tartan_theorem
 from .turning import CLOSED_FORMS, NAMED_GAMES, TurningGame, closed_form, named_game, odious
@@ -46,7 +48,7 @@ __all__ = ["TakeBreakCode", "Term", "parse_take_break_code", "parse_turning_code
            "HeapGame", "HeapStats", "Periodicity", "grundy_game", "heap_game_from_code", "octal_game",
            "subtraction_game", "take_break_game",
            "Move", "Nim", "NimSolution", "nim_sum", "solve_bottom_up", "solve_memo", "winning_moves",
-           "heads_2d", "heads_of",
+           "heads_2d", "heads_of", "MisereQuotient", "misere_quotient",
            "AcrosticTwins", "Tartan", "acrostic_twins", "rugs", "tartan", "turning_corners",
            "CLOSED_FORMS", "NAMED_GAMES", "TurningGame", "closed_form", "named_game", "odious",
            "Evidence", "mock_turtle_theorem", "tartan_theorem", "Ruleset", "ComponentRuleset"]
