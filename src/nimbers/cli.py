@@ -1086,9 +1086,16 @@ def _serve(args: argparse.Namespace) -> None:
 # ---- the parser and the entry point ------------------------------------------------------------
 
 #: The domains, each declaring its subcommands.
+def census_commands(commands: _Commands) -> None:
+    """census: declared by nimbers.games.octal_census.commands (#27)."""
+    from .games.octal_census import commands as census
+
+    census.add_arguments(commands.add("census", census.SUMMARY, census.EXAMPLE, census.run))
+
+
 DOMAINS: tuple[Callable[[_Commands], None], ...] = (
     arithmetic_commands, table_commands, linalg_commands, field_commands, ordinal_commands,
-    game_commands, web_commands)
+    game_commands, census_commands, web_commands)
 
 
 def _version() -> str:
