@@ -7,6 +7,7 @@
  *   linalg.c    matrices as buffers for the core's elimination
  *   logtable.c  LogTable, Pohlig-Hellman tables for logarithms
  *   games.c     the heap and coin-turning engines
+ *   quadratic.c solve_quadratic64, x^2 + b x = c below 2^64 in one call
  *   signals.c   the stop request (Ctrl-C) polled by the core's long loops
  * The arithmetic itself lives in csrc/core/ and never sees Python.
  */
@@ -76,5 +77,6 @@ int nb_add_ufuncs(PyObject *module);
 int nb_add_linalg(PyObject *module);
 int nb_add_logtable(PyObject *module);
 int nb_add_games(PyObject *module);
+int nb_add_quadratic(PyObject *module);
 
 #endif

@@ -125,7 +125,8 @@ PyMODINIT_FUNC PyInit__core(void)
     if (!m)
         return NULL;
     if (nb_add_ints(m) < 0 || nb_add_nimop(m) < 0 || nb_add_ufuncs(m) < 0 ||
-        nb_add_linalg(m) < 0 || nb_add_logtable(m) < 0 || nb_add_games(m) < 0) {
+        nb_add_linalg(m) < 0 || nb_add_logtable(m) < 0 || nb_add_games(m) < 0 ||
+        nb_add_quadratic(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
