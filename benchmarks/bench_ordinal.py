@@ -65,8 +65,9 @@ def timed(fn, pairs) -> float:
 
 
 def clear_caches() -> None:
-    from nimbers import ordinal as o
-    for f in (o.q_set, o.excess, o._alpha, o._kappa_set, o._Field.get, o._mono_mul):
+    from nimbers.ordinal import fields, lenstra, ordinals
+    for f in (lenstra.q_set, lenstra.excess, lenstra._alpha, lenstra._kappa_set, fields._Field.get,
+              ordinals._mono_mul):
         f.cache_clear()
 
 
@@ -81,14 +82,14 @@ def products(rng: random.Random) -> None:
           "exponent coefficients < 3^2, finite coefficients < 2^16)")
     print(f"{'terms':>5} {'pos':>3} | {'nimbers (cached)':>16} {'nimbers (cold)':>14} | "
           f"{'ogdoad':>10} | ratio ogdoad/nimbers(cold)")
-    from nimbers import ordinal as o
+    from nimbers.ordinal import ordinals
     for terms, pos in [(1, 2), (2, 3), (4, 4), (8, 6), (16, 8), (32, 10)]:
         pairs = [(random_ordinal(rng, terms, pos, 2, 16), random_ordinal(rng, terms, pos, 2, 16))
                  for _ in range(max(4, 400 // (terms * terms)))]
         mine_cold, mine_warm, peer = [], [], []
         og_pairs = [(to_ogdoad(a), to_ogdoad(b)) for a, b in pairs] if have_peer else []
         for _ in range(3):
-            o._mono_mul.cache_clear()
+            ordinals._mono_mul.cache_clear()
             mine_cold.append(timed(lambda a, b: a * b, pairs))
             mine_warm.append(timed(lambda a, b: a * b, pairs))
             if have_peer:
@@ -130,13 +131,14 @@ def field_ops(rng: random.Random) -> None:
 
 def constants(upto: int) -> None:
     from nimbers import ordinal as o
+    from nimbers.ordinal.exponents import _ODD_PRIMES
     print(f"\nLenstra's constants from their definition, p <= {upto} (caches cleared first; "
           "peak = tracemalloc peak during that prime)")
     clear_caches()
     total = 0.0
     worst = (0.0, 0)
     tracemalloc.start()
-    for p in [2] + [q for q in o._ODD_PRIMES if q <= upto]:
+    for p in [2] + [q for q in _ODD_PRIMES if q <= upto]:
         tracemalloc.reset_peak()
         t = time.thread_time()
         qs, e = o.q_set(p), o.excess(p)

@@ -1,4 +1,5 @@
 import pathlib
+import signal
 import sys
 
 import pytest
@@ -18,6 +19,22 @@ def kernel(request):
     nimbers.set_kernel(request.param)
     yield request.param
     nimbers.set_kernel("auto")
+
+
+@pytest.fixture
+def python_sigint():
+    """Python's own SIGINT handler for the test's duration, for tests that interrupt
+    themselves: a suite started with SIGINT ignored (``nohup pytest &``, a script's background
+    job, some CI runners) would otherwise never see the KeyboardInterrupt
+    (``_thread.interrupt_main`` does nothing while SIGINT is ignored), and child processes
+    would inherit the ignored signal.  A handler set here is reset to the default in a child
+    at exec, so subprocesses started during the test get Python's usual Ctrl-C too."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
 
 # The typing tests are checked by mypy (test_typing.py), never run: some lines are errors
 # on purpose.

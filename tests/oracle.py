@@ -1,6 +1,7 @@
 """Independent slow oracles for the tests: straight from the definitions, sharing no code
 with the library."""
 
+import pathlib
 from functools import lru_cache
 
 
@@ -44,7 +45,7 @@ def mex_mul_table(n: int) -> list[list[int]]:
 
 def load_table(path) -> list[list[int]]:
     rows = []
-    for line in open(path, encoding="utf-8"):
+    for line in pathlib.Path(path).read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             rows.append([int(x) for x in line.split()])
     return rows

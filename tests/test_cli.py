@@ -151,7 +151,7 @@ def test_stdin_one_answer_a_line(capsys, monkeypatch):
     (["div", "-"], "12 11\n3 0\n", "line 2: nim-division by 0"),
     (["inv", "-"], "2\n\n0\n", "line 3: 0 has no nim-inverse"),
     (["div", "-"], "1 2\n3 4 5\n", "line 2: div takes 2 numbers a line, got 3"),
-    (["mul", "-"], "1 2\n3 -4\n", "line 2: nimbers are non-negative"),
+    (["mul", "-"], "1 2\n3 -4\n", "line 2: must be non-negative, got -4"),
     (["mul", "-"], "1 2\n3 x\n", "line 2: not a number"),
     (["mul", "-"], "\n\n", "standard input holds no numbers"),
     (["log", "-"], "3 2\n0 2\n", "line 2:"),

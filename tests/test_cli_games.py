@@ -120,7 +120,7 @@ def test_play_acrostic_twins_illegal_moves_are_one_line_each():
                                   ["tartan", "rugs", "--heads", "5:5", "--misere"],
                                   ["tartan", "acrostic-twins", "--heads", "1:2", "3:3"],
                                   ["tartan", "acrostic-twins", "twins"],
-                                  ["tartan", "twins", "twins", "--heads", "1_0:2"],
+                                  ["tartan", "twins", "twins", "--heads", "1__0:2"],
                                   ["tartan", "twins", "twins", "--heads", "\u0661:2"]])
 def test_bad_game_input_is_one_line_and_status_2(argv):
     r = nimbers(*argv)

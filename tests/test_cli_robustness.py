@@ -97,6 +97,7 @@ def test_a_pipe_closed_early_is_quiet(line):
     assert statuses[-2] in (0, 141) and statuses[-1] == 0
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_while_the_command_starts_is_quiet():
     """A SIGINT sent while the package imports numpy and the C core (the thread waits until
     the package's first line has run, then interrupts): the process ends with no output,
@@ -128,17 +129,18 @@ def test_ctrl_c_during_the_work_is_one_line_and_130(monkeypatch, capsys):
 
     def interrupted(args):
         raise KeyboardInterrupt
-    parser_of = cli._parse
+    parser_of = cli.dispatch._parse
 
     def parse(argv):
         args = parser_of(argv)
         args.run = interrupted
         return args
-    monkeypatch.setattr(cli, "_parse", parse)
+    monkeypatch.setattr(cli.dispatch, "_parse", parse)
     assert main(["mul", "5", "11"]) == 130
     assert capsys.readouterr().err == "nimbers: interrupted\n"
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_a_program_that_imports_nimbers_keeps_its_ctrl_c():
     done = subprocess.run([sys.executable, "-c", "import signal, nimbers; "
                            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"],

@@ -17,7 +17,7 @@ from conftest import DATA
 
 def oeis():
     seqs = {}
-    for line in open(DATA / "oeis_nim_field.txt"):
+    for line in (DATA / "oeis_nim_field.txt").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or not line.strip():
             continue
         name, offset, *terms = line.split()

@@ -11,7 +11,7 @@ from oracle import heap_moves_from_code
 
 def published(name):
     values = []
-    for line in open(DATA / name):
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
         if not line.startswith("#"):
             values += [int(x) for x in line.split()]
     return values

@@ -267,6 +267,7 @@ def test_bad_arguments():
         _core.heap_extend((0, 7, 7), np.zeros(10, dtype=np.int16), 0, 10, -1, 0)
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_stops_a_long_run_and_keeps_the_values():
     game = grundy_game()
     timer = threading.Timer(0.5, _thread.interrupt_main)

@@ -17,6 +17,7 @@ def _interrupt_after(seconds):
     return timer
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_stops_a_long_determinant():
     rng = np.random.default_rng(1)
     m = rng.integers(0, 2**63, size=(3000, 3000), dtype=np.uint64)  # about 20 s of work
@@ -175,6 +176,7 @@ def test_trace_on_arrays_equals_the_scalar_trace(dtype):
 
 
 @pytest.mark.parametrize("call", ["product", "power"])
+@pytest.mark.usefixtures("python_sigint")
 def test_ctrl_c_stops_huge_tower_work(call):
     """A product of two 2^22-bit nimbers takes seconds in the tower's recursion, which polls
     for Ctrl-C at every level of 2048 limbs and more."""

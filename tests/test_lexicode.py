@@ -11,7 +11,7 @@ from conftest import DATA
 
 def dimension_table():
     table = {}
-    for line in open(DATA / "lexicode_binary_dimensions.txt"):
+    for line in (DATA / "lexicode_binary_dimensions.txt").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or not line.strip():
             continue
         n, ks = line.split(":")
@@ -25,7 +25,7 @@ def test_binary_dimensions(n, ks):
 
 
 def test_oeis_a075928():
-    terms = [int(t) for line in open(DATA / "oeis_A075928_lexicode_d4.txt")
+    terms = [int(t) for line in (DATA / "oeis_A075928_lexicode_d4.txt").read_text().splitlines()
              if not line.startswith("#") for t in line.split()]
     words = lexicode(11, 4).words
     as_numbers = [int("".join(map(str, w)), 2) for w in words]
@@ -90,7 +90,7 @@ def test_a_game_too_big_for_memory_is_refused_at_once():
     for base in (2, 4):
         with pytest.raises(ValueError, match="memory cap.*shorter length"):
             digit_values(64, 20, base)
-        with pytest.raises(ValueError, match="memory cap"):
+        with pytest.raises(ValueError, match="memory cap|can be listed"):  # whichever comes first
             lexicode(64, 20, base)
 
 

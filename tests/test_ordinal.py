@@ -6,9 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nimbers import nim_mul
-from nimbers.ordinal import (MAX_PRIME, Ordinal, _Field, alpha, excess, explain_mul, kappa,
+from nimbers.ordinal import (MAX_PRIME, Ordinal, alpha, excess, explain_mul, kappa,
                              nim_heap_value, order_of_two, q_set, roots, solve_artin_schreier,
                              subfield, winning_move)
+from nimbers.ordinal.fields import _Field
 from conftest import DATA
 
 W = Ordinal("ω")
@@ -16,7 +17,7 @@ W = Ordinal("ω")
 
 def lenstra_table():
     rows = {}
-    for line in open(DATA / "lenstra_constants.txt"):
+    for line in (DATA / "lenstra_constants.txt").read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or not line.strip():
             continue
         p, e, qs = line.split()

@@ -10,7 +10,7 @@ import pytest
 
 from nimbers.games import heap_game_from_code, octal_game
 from nimbers.games.codes import HEAP_GAMES, game_key, heap_game_code
-from nimbers.games.play import (AcrosticPlay, BoardPlay, HeapPlay, NimPlay, TurningPlay, play,
+from nimbers.play import (AcrosticPlay, BoardPlay, HeapPlay, NimPlay, TurningPlay, play,
                                 say_heap_move, setup_game)
 
 from oracle import heap_moves_from_code, mex, misere_value
@@ -573,3 +573,12 @@ def test_a_head_typed_twice_in_the_setup_is_named(setup):
     # the turning convention (a coin listed twice is turned twice) would cancel it silently
     with pytest.raises(ValueError, match="head 1:2 is typed twice"):
         setup_game("acrostic-twins", setup)
+
+
+def test_the_old_home_of_play_warns_and_gives_the_same_objects():
+    import nimbers.games.play as old
+    import nimbers.play as new
+    with pytest.warns(DeprecationWarning, match="use nimbers.play.setup_game"):
+        assert old.setup_game is new.setup_game
+    with pytest.raises(AttributeError):
+        old.no_such_name

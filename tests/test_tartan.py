@@ -85,7 +85,7 @@ def test_cli(capsys):
     assert main(["tartan", "twins", "twins", "--heads", "3:5,2:2"]) == 0
     assert capsys.readouterr().out.startswith("value: 12")
     assert main(["turning", "nope"]) == 2
-    assert "known games" in capsys.readouterr().err
+    assert "known coin-turning games" in capsys.readouterr().err
 
 
 def test_every_game_object_says_who_wins():

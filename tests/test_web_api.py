@@ -173,7 +173,7 @@ def test_heap_games(server):
 
 
 def test_moves_are_said_as_the_terminal_says_them_with_the_heaps_size(server):
-    # one phrasing (nimbers.games.play.say_heap_move) for hints, options, moves and replies
+    # one phrasing (nimbers.notation.say_heap_move) for hints, options, moves and replies
     hint = ok(server, "/api/heap/hint", game="kayles", heaps="3,4")["moves"][0]
     assert hint["text"] == "take 2 from heap 0 (3 tokens), leaving 1"
     opts = ok(server, "/api/heap/options", game="kayles", heaps="3,4", heap=0)["options"]
@@ -204,6 +204,18 @@ def test_turning_games(server):
     m = ok(server, "/api/turning/move", game="ruler", row="HTHHT", coins="2,3")
     assert m["position"] == "HTTTT"
     assert ok(server, "/api/turning/reply", game="ruler", row="HTHHT")["position"] == "HTHTT"
+
+
+def test_acrostic_twins_on_the_board_page(server):
+    # checked by the same player as nimbers play acrostic-twins (AcrosticPlay.turn)
+    board = {"rows_game": "acrostic-twins", "rows": 4, "cols": 6}
+    hint = ok(server, "/api/tartan/hint", **board, heads="1:5,3:3")
+    assert hint["total"] == str((1 ^ 5) ^ (3 ^ 3)) and hint["moves"][0]["after_sum"] == "0"
+    m = ok(server, "/api/tartan/move", **board, heads="1:5,3:3", coins="1:2,1:5")
+    assert m["position"] == [[1, 2], [3, 3]] and m["text"] == "turn 1:2 1:5"
+    reply = ok(server, "/api/tartan/reply", **board, heads="1:5,3:3")
+    assert ok(server, "/api/tartan/hint", **board, heads=",".join(
+        f"{a}:{b}" for a, b in reply["position"]))["total"] == "0"
 
 
 def test_turning_corners_move_and_reply(server):
@@ -255,7 +267,7 @@ BAD = [
     ("/api/nim/reply", {"piles": "0,0"}, "over"),
     ("/api/heap/hint", {"game": "0.8x", "heaps": "3"}, "not a take-and-break code"),
     ("/api/heap/hint", {"game": "0.00", "heaps": "3"}, "no move"),
-    ("/api/heap/hint", {"game": "kayles", "heaps": "99999999"}, "between 0 and"),
+    ("/api/heap/hint", {"game": "kayles", "heaps": "99999999"}, "at most 10000"),
     ("/api/heap/hint", {"game": "S(1,x)", "heaps": "3"}, "subtraction set"),
     ("/api/heap/move", {"game": "kayles", "heaps": "3", "heap": 0, "take": 3, "leave": "1"},
      "not allowed"),
@@ -265,7 +277,7 @@ BAD = [
     ("/api/turning/move", {"game": "ruler", "row": "HTHT", "coins": "1"}, "must be a head"),
     ("/api/turning/move", {"game": "twins", "row": "HTHT", "coins": "2"}, "does not allow"),
     ("/api/tartan/hint", {"rows_game": "nonsense", "rows": 4, "cols": 4, "heads": "1:1"},
-     "unknown product"),
+     "unknown game"),
     ("/api/tartan/hint", {"rows_game": "rugs", "rows": 4, "cols": 4, "heads": "9:1"}, "outside"),
     ("/api/tartan/hint", {"rows_game": "rugs", "rows": 99, "cols": 4}, "between 1 and 24"),
     ("/api/tartan/move", {"rows_game": "turning-corners", "rows": 4, "cols": 4,
@@ -355,6 +367,7 @@ def test_serve_refuses_a_bad_port(capsys):
     assert "--port must be between 0 and 65535" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("python_sigint")
 def test_serve_starts_answers_and_stops_on_ctrl_c():
     proc = subprocess.Popen([sys.executable, "-m", "nimbers", "serve", "--port", "0"],
                             stderr=subprocess.PIPE, text=True)
@@ -374,6 +387,7 @@ def test_serve_starts_answers_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        proc.stderr.close()
 
 
 WEIRD = [None, True, 1.5, -1, 2**70, "", "x", "0x", "1e5", "١٢", [], [1], [[1, 2]], {"a": 1},

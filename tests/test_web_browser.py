@@ -262,3 +262,48 @@ def test_api_page_and_a_narrow_screen(browser, server, shots):
         browser.save_screenshot(str(shots / "web-narrow.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _table_digits(browser):
+    """The tables canvas's cell and digit sizes in CSS pixels, once it is painted."""
+    WebDriverWait(browser, 15).until(
+        lambda d: d.find_element(By.ID, "tab-canvas").get_attribute("data-font"))
+    canvas = browser.find_element(By.ID, "tab-canvas")
+    return float(canvas.get_attribute("data-cell")), float(canvas.get_attribute("data-font"))
+
+
+def test_a_plus_scales_the_table_and_the_coins_and_survives_a_reload(browser, server, shots):
+    """A projector: A+ twice makes the text, the tables canvas's digits (drawn at the screen's
+    pixel density) and the coins larger, and a reload keeps the size (localStorage)."""
+    open_page(browser, server, "tables")
+    browser.execute_script("localStorage.clear()")
+    browser.refresh()
+    cell, font = _table_digits(browser)
+    coin = browser.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
+    for _ in range(2):
+        browser.find_element(By.ID, "large-text").click()
+    try:
+        WebDriverWait(browser, 15).until(lambda d: _table_digits(d)[1] >= 1.4 * font)
+        big_cell, big_font = _table_digits(browser)
+        assert big_font >= 16 and big_cell >= 1.4 * cell
+        canvas = browser.find_element(By.ID, "tab-canvas")
+        ratio = browser.execute_script("return window.devicePixelRatio")
+        assert int(canvas.get_attribute("width")) == round(big_cell * 16 * ratio)
+        browser.execute_script("document.getElementById('tab-canvas').scrollIntoView()")
+        browser.save_screenshot(str(shots / "web-tables-large.png"))
+        browser.refresh()
+        WebDriverWait(browser, 15).until(
+            EC.visibility_of_element_located((By.ID, "page-tables")))
+        assert _table_digits(browser) == (big_cell, big_font)  # kept over the reload
+        text = browser.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
+        assert text >= 1.4 * coin
+        open_page(browser, server, "play")
+        _new_game(browser, "tartan", **{"play-tartan-game": "turning-corners", "play-rows": "3",
+                                        "play-cols": "3", "play-heads": "2:2"})
+        width = browser.find_element(By.CSS_SELECTOR, ".coin").size["width"]
+        browser.find_element(By.ID, "small-text").click()
+        browser.find_element(By.ID, "small-text").click()
+        WebDriverWait(browser, 15).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, ".coin").size["width"] < width / 1.4)
+    finally:
+        browser.execute_script("localStorage.clear()")

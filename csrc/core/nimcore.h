@@ -61,6 +61,12 @@ u64 nk_sqrt(u64 a);
 u64 nk_inv(u64 a);                  /* a != 0 */
 u64 nk_pow(u64 a, u64 e);           /* plain exponent, no reduction; nk_pow(0, 0) == 1 */
 
+/* x (x) x (+) b (x) x = c for b, c < 2^64 (quadratic.c): the roots as 128-bit numbers
+ * roots[k] = {high limb, low limb}, increasing; returns their count (1 when b == 0, else 2).
+ * nq_init builds its table once, after nk_init. */
+void nq_init(void);
+int nq_solve_quadratic64(u64 b, u64 c, u64 roots[2][2]);
+
 /* Whole arrays for the ufunc loops, with byte strides.  o[i] = a[i] (x) b[i]; a broadcast
  * operand (stride 0) becomes a linear map, and numpy's reductions (a == o, strides 0) and
  * accumulations (a one element behind o) are chained in the working basis. */

@@ -16,9 +16,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from typing import Iterator
 
-__all__ = ["to_decimal", "from_decimal", "DECIMAL_PIECE"]
+__all__ = ["to_decimal", "from_decimal", "DECIMAL_PIECE", "no_digit_limit"]
 
 #: Digits converted by one call of ``int``/``str``: below the smallest limit Python allows
 #: (640), so any setting of ``sys.set_int_max_str_digits`` leaves our conversions working.
@@ -32,6 +34,30 @@ def _limit() -> int:
     """The digits Python converts in one go now (0 means unlimited)."""
     get = getattr(sys, "get_int_max_str_digits", None)
     return 0 if get is None else int(get())
+
+
+@contextlib.contextmanager
+def no_digit_limit() -> Iterator[None]:
+    """Python's int/str digit limit lifted for the block, and set back after it: for code we
+    do not own that converts numbers with ``int``/``str``/``json`` (an ordinal's parser,
+    ``json.dumps``), around numbers whose size the caller has already bounded (the limit is
+    a guard against quadratic time; a bound keeps that time small).  Not for threads that
+    convert other numbers meanwhile: the setting is the interpreter's.
+
+    >>> with no_digit_limit():
+    ...     len(str(10**5000))
+    5001
+    """
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:  # before Python 3.11: no limit to lift
+        yield
+        return
+    old = get()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def from_decimal(text: str) -> int:

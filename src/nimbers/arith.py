@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core, lazy
-from .nimber import Nimber
+from .nimber import Nimber, bits_of_smallest_field, register_operation
 
 if TYPE_CHECKING:
     from .typing import BinaryOperation, PowerOperation, UnaryOperation
@@ -135,7 +135,7 @@ def _check_int(x: int) -> int:
 
 def _not_an_integer(x: Any) -> TypeError:
     kind = x.dtype if isinstance(x, np.ndarray) else type(x).__name__
-    return TypeError(f"nimbers are non-negative integers, not {kind}")
+    return TypeError(f"nim arithmetic takes integers, not {kind}")
 
 
 def _int_operand(x: int) -> Any:
@@ -251,11 +251,6 @@ def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
 _OPERATIONS: dict[np.ufunc, NimUfunc] = {}
 
 
-def _operation_of(ufunc: np.ufunc) -> NimUfunc | None:
-    """The nim operation whose numpy ufunc is ``ufunc`` (None for numpy's own ufuncs)."""
-    return _OPERATIONS.get(ufunc)
-
-
 def _signature(op: str, nin: int) -> inspect.Signature:
     """``(a, b, /, **kwargs)``: the operands, then numpy's ufunc keywords (``out=``, ...)."""
     names = ("a", "k") if op == "pow" else ("a", "b")[:nin]
@@ -272,6 +267,7 @@ def _make(op: str, doc: str) -> Any:  # typed by the protocols of nimbers.typing
     f.__module__ = "nimbers"
     f.__signature__ = _signature(op, f.ufunc.nin)
     _OPERATIONS[f.ufunc] = f
+    register_operation(f.ufunc, f)
     if f.ufunc.nin == 2:
         for name in ("outer", "reduce", "accumulate", "reduceat"):
             setattr(f, name, _with_arrays(f.ufunc, name))
@@ -489,8 +485,7 @@ def field_bits(a: Any) -> Any:
     128
     """
     if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
-        n = _check_int(int(a)).bit_length()
-        return 1 if n <= 1 else 1 << (n - 1).bit_length()
+        return bits_of_smallest_field(_check_int(int(a)))
     arr = _operand(a)
     if not isinstance(arr, np.ndarray) or arr.dtype == object:
         return np.vectorize(field_bits, otypes=[object])(arr)

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ._gf2 import XorBasis
-from ._limits import check_bytes
+from ._limits import check_bytes, check_time
 from .games.subset_sums import any_coins_values, words_within
 
 __all__ = ["Lexicode", "lexicode", "digit_values"]
@@ -151,6 +151,20 @@ def lexicode(n: int, d: int, base: int = 2, method: str = "game") -> Lexicode:
     return Lexicode(n, d, base, words)
 
 
+def _check_code_size(n: int, d: int, base: int) -> None:
+    """Refuses at once a code too large to list: a lexicode is a maximal code (every word
+    not kept was within d - 1 of one kept), so the balls of radius d - 1 around its words
+    cover all base^n words, and it has at least base^n / V(n, d - 1) of them."""
+    if d - 1 >= n or d - 1 > 64:
+        return  # a small code, or a ball too costly to count: the searches' own caps decide
+    ball = words_within(n, d - 1, base)
+    # base^n / ball > 2^(n log2(base) - ball's bits), without forming base^n
+    log2_at_least = n * (base.bit_length() - 1) - ball.bit_length()
+    if log2_at_least >= MAX_CODEWORDS.bit_length() - 1:
+        raise ValueError(f"the code has more than 2^{log2_at_least} words (the sphere-covering "
+                         f"bound), more than can be listed ({MAX_CODEWORDS:,})")
+
+
 def _digits(value: int, n: int, base: int) -> list[int]:
     out = []
     for _ in range(n):
@@ -196,15 +210,17 @@ def digit_values(n: int, d: int, base: int = 2) -> list[list[int]]:
     # reach[c]: the nim-sums of the values of exactly c non-zero digits at distinct
     # positions to the right of the current one
     reach: list[set[int]] = [{0}] + [set() for _ in range(d - 2)]
-    for _ in range(n):
+    for position in range(n):
         sums = set().union(*reach)
-        row = [0]
+        _check_work(n - position, base, len(sums), n, d)
+        # the options of digit x: a smaller digit x' and up to d - 2 changes to the right,
+        # so the set of their values only grows with x, and so does the mex
+        row, seen, g = [0], set(sums), 0
         for x in range(1, base):
-            seen = {v ^ s for v in row for s in sums}
-            g = 0
             while g in seen:
                 g += 1
             row.append(g)
+            seen.update([g ^ s for s in sums])
         values.append(row)
         if len(values) == n:
             break  # the sets serve the next digit only
@@ -231,6 +247,20 @@ def _check_sphere(n: int, d: int, base: int) -> None:
                 f"{ball // (2 * base):,} of them by Hamming's bound)", _HOW_TO_RAISE)
 
 
+#: Reachable nim-sums a second that a digit's row of values goes through (measured: about
+#: 10 million on a shared 2-core x86 machine; set lower, so the estimate errs on refusing)
+_SUMS_PER_SECOND = 5e6
+
+
+def _check_work(digits_left: int, base: int, sums: int, n: int, d: int) -> None:
+    """Refuses at once what the time cap cannot hold: each digit still to come goes through
+    every reachable sum for each of its base - 1 values, and the sets only grow, so
+    digits_left * (base - 1) * sums steps are a lower bound of the work left."""
+    check_time(digits_left * (base - 1) * max(sums, 1), _SUMS_PER_SECOND,
+               f"the lexicode game's digit values (n = {n}, d = {d}, base = {base})",
+               _HOW_TO_RAISE.rstrip(",") + ",")
+
+
 def _check_reach(reach: list[set[int]], row: list[int], n: int, d: int) -> None:
     """Refuses before the sets of reachable nim-sums outgrow the memory cap: each can grow
     by the product of its neighbour's size and the new digit values, but never past the
@@ -245,6 +275,7 @@ def _check_reach(reach: list[set[int]], row: list[int], n: int, d: int) -> None:
 
 
 def _by_game(n: int, d: int, base: int) -> np.ndarray:
+    _check_code_size(n, d, base)  # (the greedy method looks at fewer words than it may list)
     values = digit_values(n, d, base)
     m = base.bit_length() - 1  # bits per digit
     # the value map is GF(2)-linear in the bits of the word: find its kernel

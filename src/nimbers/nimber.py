@@ -351,9 +351,7 @@ class Nimber:
         >>> Nimber(16).field_bits
         8
         """
-        from .arith import field_bits
-
-        return int(field_bits(self._value))
+        return bits_of_smallest_field(self._value)
 
     # ---- the nim operations (nim_mul(Nimber(2), 3), ...) take Nimbers too ----------------
 
@@ -363,11 +361,9 @@ class Nimber:
         operator (``np.uint8(3) * Nimber(2)``) follows the coercion rule; numpy's own
         ufuncs on arrays are refused, since an ordinary product of nimbers would be a wrong
         answer."""
-        from .arith import _operation_of
-
         if "out" in kwargs:
             return NotImplemented
-        operation = _operation_of(ufunc)
+        operation = _NIM_OPERATIONS.get(ufunc)
         if operation is None:
             return self._numpy_operator(ufunc, method, inputs)
         values = tuple(x._value if isinstance(x, Nimber) else x for x in inputs)
@@ -407,6 +403,27 @@ _OPERATORS = {
     "less": ("__lt__", "__gt__"), "less_equal": ("__le__", "__ge__"),
     "greater": ("__gt__", "__lt__"), "greater_equal": ("__ge__", "__le__"),
 }
+
+def bits_of_smallest_field(value: int) -> int:
+    """The smallest 2^k with value < 2^(2^k), for a non-negative int (one rule for
+    :attr:`Nimber.field_bits` and :func:`nimbers.arith.field_bits`).
+
+    >>> bits_of_smallest_field(15), bits_of_smallest_field(16)
+    (4, 8)
+    """
+    n = value.bit_length()
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+#: the nim operations by their numpy ufunc, filled by :mod:`nimbers.arith` as it makes them
+#: (the scalar sits below the operations: it is told of them, it does not import them)
+_NIM_OPERATIONS: dict[np.ufunc, Any] = {}
+
+
+def register_operation(ufunc: np.ufunc, operation: Any) -> None:
+    """Tells Nimber that ufunc is the nim operation operation (see __array_ufunc__)."""
+    _NIM_OPERATIONS[ufunc] = operation
+
 
 # The ufuncs' object loops read Nimbers in object arrays as their values (and give Nimbers
 # back), as a call on scalars does.

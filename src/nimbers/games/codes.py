@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..notation.names import game_key
+
 __all__ = ["TakeBreakCode", "parse_take_break_code", "Term", "parse_turning_code",
            "NamedCode", "HEAP_GAMES", "GRUNDY_NAMES", "game_key", "heap_game_code",
            "heap_game_name"]
@@ -120,18 +122,6 @@ HEAP_GAMES: dict[str, NamedCode] = {
 
 #: the names Grundy's game answers to (Winning Ways ch. 4)
 GRUNDY_NAMES = ("grundy", "grundys-game")
-
-
-def game_key(name: str) -> str:
-    """A game's name as a lookup key: lower case, no apostrophes, words joined by "-".
-
-    >>> game_key("Dawson's Chess"), game_key("mocking_turtles")
-    ('dawsons-chess', 'mocking-turtles')
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"a game's name is a string, not {type(name).__name__}")
-    key = name.strip().lower().replace("'", "").replace("\u2019", "")
-    return "-".join(key.replace("_", " ").replace("-", " ").split())
 
 
 def heap_game_code(name: str) -> NamedCode | None:

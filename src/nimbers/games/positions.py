@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 import html
-import re
 
 import numpy as np
+
+from ..notation import read_cells, read_row
 
 __all__ = ["heads_of", "heads_2d", "Row", "Board"]
 
@@ -48,10 +49,7 @@ def heads_of(position: Any) -> list[int]:
     ([1, 2], [0, 3])
     """
     if isinstance(position, str):
-        s = position.strip().upper()
-        if not s or set(s) - {"H", "T"}:
-            raise ValueError(f"a row of coins is a string of H and T, got {position!r}")
-        return [i for i, c in enumerate(s) if c == "H"]
+        return read_row(position)
     try:
         coins = sorted(set(position))
     except TypeError:
@@ -86,15 +84,7 @@ def heads_2d(position: Any, dims: int = 2) -> list[tuple[int, ...]]:
     [(2, 2), (3, 5)]
     """
     if isinstance(position, str):
-        items = []
-        for part in position.replace(" ", "").split(","):
-            if not part:
-                continue
-            values = part.split(":")
-            # ASCII digits only: int() would also read "1_0" as 10 and other scripts' digits
-            if not all(re.fullmatch(r"-?[0-9]+", v) for v in values):
-                raise ValueError(f"a coin is written row:column, got {part!r}")
-            items.append(tuple(int(v) for v in values))
+        items = read_cells(position, dims=dims)
     else:
         try:
             items = [tuple(int(v) for v in h) for h in position]

@@ -59,6 +59,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        sys.stderr.write("stopped\n")
+        # requests still computing are answered 503 before the process ends
+        stopped = server.stop_work()
+        sys.stderr.write(f"stopped ({stopped} request{'s' * (stopped != 1)} in progress "
+                         "answered 503)\n" if stopped else "stopped\n")
     finally:
         server.server_close()

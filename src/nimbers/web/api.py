@@ -19,9 +19,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import arith, explain, field, tables
-from .. import games
-from ..games import nim, play
+from .. import arith, explain, field, games, notation, play, tables
+from .._digits import no_digit_limit
+from ..games import catalogue as named
+from ..games import nim
 from . import png
 
 #: Discrete logarithms in the playground stop at 64-bit fields: the library goes to 128 bits,
@@ -44,6 +45,11 @@ def calculate(op: str, a: int, b: int | None = None) -> dict[str, Any]:
     >>> calculate("inv", 2)["check"]
     '2 ⊗ 3 = 1'
     """
+    with no_digit_limit():  # operands of at most params.MAX_BITS bits: results no larger
+        return _calculate(op, a, b)
+
+
+def _calculate(op: str, a: int, b: int | None) -> dict[str, Any]:
     derivation: list[str] = []
     notes: list[str] = []
     if op not in ("inv", "sqrt") and b is None:
@@ -145,7 +151,8 @@ def mex_step(n: int, a: int, b: int) -> dict[str, Any]:
 def _nim_move_text(piles: list[int], pile: int, take: int) -> str:
     # the page's log outlives the position: the pile's size then says which pile it was
     rest = piles[pile] - take
-    return play.NimPlay().say((pile, take, (rest,) if rest else ()), piles, size=True)
+    return notation.say_heap_move(pile, take, (rest,) if rest else (), word="pile",
+                                  size=piles[pile], unit=("stone", "stones"))
 
 
 def nim_hint(piles: list[int], misere: bool) -> dict[str, Any]:
@@ -185,7 +192,7 @@ def _finish(position: Any, over: bool, mover: str, last_mover_wins: bool) -> dic
 def nim_move(piles: list[int], misere: bool, pile: int, take: int) -> dict[str, Any]:
     """The human's move, checked by the library's Nim player (NimPlay)."""
     game = play.NimPlay(misere=misere)
-    new = game.parse(f"{pile} {take}", list(piles))
+    new = game.make(notation.HeapMove(pile, take, None), list(piles))
     result = _finish(new, game.over(new), "human", game.last_mover_wins)
     result["text"] = _nim_move_text(piles, pile, take)
     return result
@@ -198,36 +205,26 @@ def nim_reply(piles: list[int], misere: bool) -> dict[str, Any]:
         raise ValueError("the game is over: no stone is left")
     move, new = game.computer_move(list(piles))
     result = _finish(new, game.over(new), "computer", game.last_mover_wins)
-    result["text"] = game.say(move, piles, size=True)
+    result["text"] = _nim_move_text(piles, move.pile, move.take)
     return result
 
 
 # ---- heap games ----------------------------------------------------------------------------
 
-#: Heap games by name (codes as in Winning Ways and CGSuite).
 @lru_cache(maxsize=64)
 def heap_game(spec: str) -> games.HeapGame:
-    """A heap game from a name (kayles, dawsons-kayles, grundy, ...), an octal or
-    take-and-break code ("0.77", "4.07", "0.3F"), or a subtraction set ("S(1,3,4)").
+    """A heap game of the catalogue: a name (kayles, dawsons-kayles, grundy, ...), an octal
+    or take-and-break code ("0.77", "4.07", "0.3F"), or a subtraction set ("S(1,3,4)").
 
     >>> heap_game("kayles").code, heap_game("S(1,2)").nim_values(4).tolist()
     ('0.77', [0, 1, 2, 0])
     """
-    key = spec.strip().lower().replace(" ", "")
-    if key.startswith("s(") and key.endswith(")"):
-        try:
-            amounts = [int(v) for v in key[2:-1].split(",") if v.strip()]
-        except ValueError:
-            raise ValueError(f"a subtraction set is written S(1,3,4), got {spec!r}") from None
-        if len(amounts) > 32 or any(v > 1000 for v in amounts):
-            raise ValueError("a subtraction set here has at most 32 amounts, each at most 1000")
-        return games.subtraction_game(amounts)
-    return games.heap_game_from_code(spec)  # a name of codes.HEAP_GAMES, "grundy" or a code
+    return named.heap_game(spec)
 
 
 def _heap_move_text(heaps: list[int], index: int, take: int, left: Sequence[int]) -> str:
     # the page's log outlives the position: the heap's size then says which heap it was
-    return play.say_heap_move(index, take, tuple(left), size=heaps[index])
+    return notation.say_heap_move(index, take, tuple(left), size=heaps[index])
 
 
 def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
@@ -238,7 +235,7 @@ def heap_options(spec: str, heaps: list[int], index: int) -> dict[str, Any]:
     rest = heaps[:index] + heaps[index + 1:]
     options = []
     seen = set()
-    for take, left in game.moves(heaps[index]):
+    for take, left in game.heap_moves(heaps[index]):
         key = (take, tuple(sorted(left)))
         if key in seen:
             continue
@@ -279,8 +276,8 @@ def heap_move(spec: str, heaps: list[int], index: int, take: int,
     game = play.HeapPlay(heap_game(spec))
     if not 0 <= index < len(heaps):
         raise ValueError(f"there is no heap {index} (heaps 0 to {len(heaps) - 1})")
-    words = [str(index), str(take)] + [str(h) for h in leave]
-    new = game.parse(" ".join(words), list(heaps))
+    new = game.make(notation.HeapMove(index, take, tuple(sorted(leave)) if leave else None),
+                    list(heaps))
     result = _finish(new, game.over(new), "human", True)
     result["text"] = _heap_move_text(heaps, index, take, sorted(leave))
     return result
@@ -292,7 +289,8 @@ def heap_reply(spec: str, heaps: list[int]) -> dict[str, Any]:
         raise ValueError("the game is over: no move is left")
     move, new = game.computer_move(list(heaps))
     result = _finish(new, game.over(new), "computer", True)
-    result["text"] = game.say(move, heaps, size=True)
+    i, take, left = move
+    result["text"] = _heap_move_text(heaps, i, take, sorted(left))
     return result
 
 
@@ -300,8 +298,9 @@ def heap_reply(spec: str, heaps: list[int]) -> dict[str, Any]:
 
 @lru_cache(maxsize=64)
 def turning_game(spec: str) -> games.TurningGame:
-    """A family name (ruler, mocking-turtles, ..., at-most-T) or a turning code."""
-    return games.named_game(spec)
+    """A coin-turning game of the catalogue: a family name (ruler, mocking-turtles or
+    mock-turtles, ..., at-most-T) or a turning code."""
+    return named.turning_game(spec)
 
 
 def _row(heads: list[int], length: int) -> str:
@@ -312,13 +311,13 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
     """G(x) of every coin, the nim-sum over the heads, and a winning move."""
     game = turning_game(spec)
     heads = games.heads_of(row)
-    values = [str(int(v)) for v in game.values(len(row)).tolist()]
+    values = [str(int(v)) for v in game.nim_values(len(row)).tolist()]
     total = game.nim_value(heads)
     move = game.winning_move(heads)
     moves = []
     if move is not None:
         after = sorted(set(heads) ^ set(move))
-        moves.append({"coins": move, "text": "turn coins " + ", ".join(str(c) for c in move),
+        moves.append({"coins": move, "text": notation.say_coin_move(move),
                       "after": _row(after, len(row)), "after_sum": str(game.nim_value(after))})
     why = (f"{game.name}: every head is an independent game worth G(x) (coins from 0), so the "
            "position is worth the nim-sum of G over the heads; 0 means the player to move "
@@ -332,9 +331,9 @@ def turning_hint(spec: str, row: str) -> dict[str, Any]:
 def turning_move(spec: str, row: str, coins: list[int]) -> dict[str, Any]:
     """The human's move, checked by the library's coin-turning player (TurningPlay)."""
     game = play.TurningPlay(turning_game(spec), len(row))
-    new = game.parse(" ".join(str(c) for c in coins), games.heads_of(row))
+    new = game.turn(sorted(set(coins)), games.heads_of(row))
     result = _finish(_row(new, len(row)), game.over(new), "human", True)
-    result["text"] = "turn coins " + ", ".join(str(c) for c in sorted(coins))
+    result["text"] = notation.say_coin_move(coins)
     return result
 
 
@@ -343,31 +342,42 @@ def turning_reply(spec: str, row: str) -> dict[str, Any]:
     heads = games.heads_of(row)
     if game.over(heads):
         raise ValueError("the game is over: no move is left")
-    text, new = game.computer(heads)
+    move, new = game.computer_move(heads)
     result = _finish(_row(new, len(row)), game.over(new), "computer", True)
-    result["text"] = text
+    result["text"] = notation.say_coin_move(move)
     return result
 
 
 # ---- Tartan products on a grid -------------------------------------------------------------
 
-TARTAN_NAMES = {"turning-corners": ("twins", "twins"), "rugs": ("ruler", "ruler")}
+Board = games.Tartan | games.AcrosticTwins
 
 
 @lru_cache(maxsize=64)
-def tartan_game(rows_game: str, cols_game: str) -> games.Tartan:
-    """The Tartan product of two coin-turning games (names or codes); the named products
-    (turning-corners, rugs) are given as rows_game with cols_game empty."""
-    key = rows_game.strip().lower()
-    if not cols_game and key in TARTAN_NAMES:
-        return games.tartan(*TARTAN_NAMES[key], name=key)
-    if not cols_game:
-        raise ValueError(f"unknown product {rows_game!r}: give turning-corners, rugs, or two games")
-    return games.tartan(turning_game(rows_game), turning_game(cols_game))
+def tartan_game(rows_game: str, cols_game: str) -> Board:
+    """A board of the catalogue (turning-corners, rugs, acrostic-twins or "A x B") given as
+    rows_game with cols_game empty, or the Tartan product of two coin-turning games."""
+    return named.board_game(rows_game) if not cols_game else \
+        named.board_game(rows_game, cols_game)
 
 
-def _tartan_over(game: games.Tartan, heads: Sequence[tuple[int, ...]]) -> bool:
+def _acrostic(game: Board, heads: Sequence[tuple[int, ...]],
+              coins: Sequence[tuple[int, ...]] = ()) -> play.AcrosticPlay | None:
+    """Acrostic Twins' player, which checks and makes its moves (None for a Tartan
+    product, whose moves are checked here)."""
+    if not isinstance(game, games.AcrosticTwins):
+        return None
+    cells = list(heads) + list(coins)
+    shape = (max((c[0] for c in cells), default=0) + 1, max((c[1] for c in cells), default=0) + 1)
+    return play.AcrosticPlay(game, shape)
+
+
+def _tartan_over(game: Board, heads: Sequence[tuple[int, ...]]) -> bool:
     """No head has a move: in some direction its factor game has no move there."""
+    player = _acrostic(game, heads)
+    if player is not None:
+        return player.over(list(heads))
+    assert isinstance(game, games.Tartan)
     row_game, col_game = game.factors
     for a, b in heads:
         if next(row_game.move_sets(a), None) is not None and \
@@ -399,7 +409,7 @@ def _tartan_legal(game: games.Tartan, heads: list[tuple[int, int]],
 
 
 def _coins_text(coins: list[tuple[int, ...]]) -> str:
-    return "turn " + ", ".join(f"({a},{b})" for a, b in sorted(coins))
+    return notation.say_board_move(coins)
 
 
 def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
@@ -407,7 +417,7 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
     """The value table G(a, b) = G_A(a) ⊗ G_B(b), the nim-sum over the heads, a winning
     move."""
     game = tartan_game(rows_game, cols_game)
-    grid = [[str(v) for v in row] for row in game.values(*shape).tolist()]
+    grid = [[str(v) for v in row] for row in game.nim_values(*shape).tolist()]
     total = game.nim_value(heads)
     move = game.winning_move(heads)
     moves = []
@@ -417,12 +427,18 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
         moves.append({"coins": [list(c) for c in coins], "text": _coins_text(coins),
                       "after": [list(c) for c in after],
                       "after_sum": str(game.nim_value(after))})
-    row_game, col_game = game.factors
-    why = (f"{game.name} = {row_game.name} × {col_game.name}: by the Tartan theorem a coin at "
-           "row a, column b is worth G_rows(a) ⊗ G_columns(b) (a nim-product; for Turning "
-           "Corners simply a ⊗ b), and the position is worth the nim-sum over the heads. A "
-           "winning move is found by nim division: it turns a product of a row move and a "
-           "column move whose value brings the total to 0.")
+    if isinstance(game, games.AcrosticTwins):
+        why = ("Acrostic Twins (Winning Ways ch. 14) turns two coins of one row or of one "
+               "column; a coin at row a, column b is worth a ⊕ b, and the position is worth "
+               "the nim-sum over the heads. A winning move turns a head and a coin of its row "
+               "or column whose value brings the total to 0.")
+    else:
+        row_game, col_game = game.factors
+        why = (f"{game.name} = {row_game.name} × {col_game.name}: by the Tartan theorem a coin "
+               "at row a, column b is worth G_rows(a) ⊗ G_columns(b) (a nim-product; for "
+               "Turning Corners simply a ⊗ b), and the position is worth the nim-sum over the "
+               "heads. A winning move is found by nim division: it turns a product of a row "
+               "move and a column move whose value brings the total to 0.")
     return {"grid": grid, "total": str(total), "losing": total == 0, "moves": moves,
             "head_values": [grid[a][b] for a, b in heads], "why": why, "name": game.name}
 
@@ -430,8 +446,13 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
 def tartan_move(rows_game: str, cols_game: str, heads: list[tuple[int, int]],
                 coins: list[tuple[int, int]]) -> dict[str, Any]:
     game = tartan_game(rows_game, cols_game)
-    _tartan_legal(game, heads, coins)
-    new = sorted(set(heads) ^ set(coins))
+    player = _acrostic(game, heads, coins)
+    if player is not None:
+        new = [(r, c) for r, c in player.turn(coins, list(heads))]
+    else:
+        assert isinstance(game, games.Tartan)
+        _tartan_legal(game, heads, coins)
+        new = sorted(set(heads) ^ set(coins))
     result = _finish([list(c) for c in new], _tartan_over(game, new), "human", True)
     result["text"] = _coins_text(list(coins))
     return result
@@ -442,7 +463,10 @@ def tartan_reply(rows_game: str, cols_game: str, heads: list[tuple[int, int]]) -
     if _tartan_over(game, heads):
         raise ValueError("the game is over: no move is left")
     move = game.winning_move(heads)
-    if move is None:  # a lost position: any legal move, at the last head that has one
+    player = _acrostic(game, heads)
+    if move is None and player is not None:
+        move, _ = player.computer_move(list(heads))
+    if move is None and isinstance(game, games.Tartan):  # lost: any move, at the last head
         row_game, col_game = game.factors
         for a, b in reversed(heads):
             r = next(row_game.move_sets(a), None)
@@ -469,7 +493,8 @@ def heap_sequence(spec: str, n: int, search: int) -> dict[str, Any]:
     found = game.period(max_n=max(search, n), progress=False)
     return {"name": game.name, "code": game.code, "values": values,
             "period": found.period, "preperiod": found.preperiod, "proven": found.proven,
-            "checked_up_to": found.checked_up_to, "text": str(found)}
+            "checked_up_to": found.checked_up_to, "repetitions": found.repetitions,
+            "text": str(found)}
 
 
 #: The closed forms of games.CLOSED_FORMS, in words (coins from 0).
@@ -486,7 +511,7 @@ CLOSED_FORM_TEXT = {
 def turning_sequence(spec: str, n: int) -> dict[str, Any]:
     """The first n values of a coin-turning game beside its closed form, when it has one."""
     game = turning_game(spec)
-    values = [str(int(v)) for v in game.values(n).tolist()]
+    values = [str(int(v)) for v in game.nim_values(n).tolist()]
     key = game.name if game.name in games.CLOSED_FORMS else None
     closed = [str(games.closed_form(key, x)) for x in range(n)] if key else None
     return {"name": game.name, "code": game.code, "values": values, "closed_form": closed,
@@ -495,8 +520,7 @@ def turning_sequence(spec: str, n: int) -> dict[str, Any]:
 
 
 def catalogue() -> dict[str, Any]:
-    """The names the pages offer in their menus."""
-    return {"heap_games": ["kayles", "dawsons-kayles", "dawsons-chess", "guiles", "treblecross",
-                           "grundy", "S(1,2,3)", "S(1,3,4)", "0.137", "4.07"],
-            "turning_games": sorted(games.NAMED_GAMES),
-            "tartan_games": sorted(TARTAN_NAMES)}
+    """The names the pages offer in their menus: the catalogue's, with an example of each
+    written form."""
+    return {family + "_games": named.names(board) + list(named.FORMS[board][1])
+            for family, board in (("heap", "heap"), ("turning", "turning"), ("tartan", "board"))}

@@ -12,13 +12,16 @@ what is allowed; the server answers it with 400 and that message.
 >>> nimber({"a": "-3"}, "a")
 Traceback (most recent call last):
 ...
-nimbers.web.params.BadRequest: a: nimbers are non-negative, got -3
+nimbers.web.params.BadRequest: a: must be non-negative, got -3
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from ..notation import (NotationError, describe_bound, items, read_cells, read_integer,
+                        read_row)
 
 __all__ = ["BadRequest", "nimber", "integer", "flag", "choice", "text", "int_list",
            "coin_row", "cells", "MAX_BITS", "MAX_DIGITS"]
@@ -41,36 +44,39 @@ def _get(params: dict[str, Any], name: str, default: Any = ...) -> Any:
     return params[name]
 
 
-def _parse_int(name: str, value: Any) -> int:
+def _shown(v: int) -> str:
+    """An integer as a message shows it: its digits when short, else its size (str() of an
+    int past 4300 digits raises ValueError, and such digits would bury the message)."""
+    return str(v) if v.bit_length() < 256 else f"{'-' * (v < 0)}(a {v.bit_length()}-bit number)"
+
+
+def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = None) -> int:
+    """An integer sent as JSON or typed by the notation's number rule; ``signed`` False and
+    ``most`` bound it, with the notation's own messages."""
     if isinstance(value, bool):
         raise BadRequest(f"{name}: expected an integer, got {value!r}")
     if isinstance(value, int):
+        if value < 0 and not signed:
+            raise BadRequest(f"{name}: must be non-negative, got {_shown(value)}")
+        if most is not None and value > most:
+            raise BadRequest(f"{name}: at most {describe_bound(most)}, got {_shown(value)}")
         return value
     if not isinstance(value, str):
         raise BadRequest(f"{name}: expected an integer, got {type(value).__name__}")
-    s = value.strip().lower().replace("_", "")
-    if len(s) > MAX_DIGITS + 2:
-        raise BadRequest(f"{name}: a number of {len(s)} characters is too long "
+    if len(value.strip()) > MAX_DIGITS + 2:
+        raise BadRequest(f"{name}: a number of {len(value.strip())} characters is too long "
                          f"(at most {MAX_DIGITS} digits)")
-    negative = s.startswith("-")
-    body = s[1:] if negative else s
     try:
-        if body.startswith(("0x", "0b", "0o")):
-            v = int(body, 0)
-        elif re.fullmatch(r"[0-9]+", body):
-            v = int(body, 10)
-        else:
-            raise ValueError
-    except ValueError:
-        raise BadRequest(f"{name}: not a number: {value!r} (decimal, 0x.. or 0b..)") from None
-    return -v if negative else v
+        return read_integer(value, signed=signed, most=most)
+    except NotationError as exc:
+        raise BadRequest(f"{name}: {exc}") from None
 
 
 def nimber(params: dict[str, Any], name: str, default: Any = ..., max_bits: int = MAX_BITS) -> int:
-    """A non-negative integer (decimal, 0x.., 0b..) of at most max_bits bits."""
+    """A non-negative integer (the notation's number rule) of at most max_bits bits."""
     v = _parse_int(name, _get(params, name, default))
     if v < 0:
-        raise BadRequest(f"{name}: nimbers are non-negative, got {v}")
+        raise BadRequest(f"{name}: must be non-negative, got {_shown(v)}")
     if v.bit_length() > max_bits:
         raise BadRequest(f"{name}: {v.bit_length()} bits is too large (at most {max_bits} bits)")
     return v
@@ -80,7 +86,7 @@ def integer(params: dict[str, Any], name: str, lo: int, hi: int, default: Any = 
     """An integer in [lo, hi]."""
     v = _parse_int(name, _get(params, name, default))
     if not lo <= v <= hi:
-        raise BadRequest(f"{name}: must be between {lo} and {hi}, got {v}")
+        raise BadRequest(f"{name}: must be between {lo} and {hi}, got {_shown(v)}")
     return v
 
 
@@ -119,7 +125,7 @@ def text(params: dict[str, Any], name: str, longest: int = 40, default: Any = ..
 def _items(params: dict[str, Any], name: str, default: Any) -> list[Any]:
     v = _get(params, name, default)
     if isinstance(v, str):
-        return [w for w in re.split(r"[\s,]+", v.strip()) if w]
+        return items(v)
     if isinstance(v, list):
         return v
     raise BadRequest(f"{name}: expected a list or comma-separated numbers")
@@ -128,23 +134,19 @@ def _items(params: dict[str, Any], name: str, default: Any) -> list[Any]:
 def int_list(params: dict[str, Any], name: str, most: int, top: int, least: int = 0,
              default: Any = ...) -> list[int]:
     """Between least and most integers, each in [0, top]."""
-    items = _items(params, name, default)
-    if not least <= len(items) <= most:
-        raise BadRequest(f"{name}: between {least} and {most} numbers, got {len(items)}")
-    out = []
-    for item in items:
-        v = _parse_int(name, item)
-        if not 0 <= v <= top:
-            raise BadRequest(f"{name}: each number must be between 0 and {top}, got {v}")
-        out.append(v)
-    return out
+    values = _items(params, name, default)
+    if not least <= len(values) <= most:
+        raise BadRequest(f"{name}: between {least} and {most} numbers, got {len(values)}")
+    return [_parse_int(name, item, signed=False, most=top) for item in values]
 
 
 def coin_row(params: dict[str, Any], name: str, longest: int) -> str:
     """A row of coins: H (heads) and T (tails), coin 0 first."""
     v = text(params, name, longest=longest).strip().upper()
-    if not v or set(v) - {"H", "T"}:
-        raise BadRequest(f"{name}: a row of coins is a string of H and T, got {v!r}")
+    try:
+        read_row(v)
+    except NotationError as exc:
+        raise BadRequest(f"{name}: {exc}") from None
     return v
 
 
@@ -154,7 +156,10 @@ def cells(params: dict[str, Any], name: str, rows: int, cols: int,
     v = _get(params, name, default)
     pairs: list[Any]
     if isinstance(v, str):
-        pairs = [p.split(":") for p in re.split(r"[\s,;]+", v.strip()) if p]
+        try:
+            pairs = list(read_cells(v))
+        except NotationError as exc:
+            raise BadRequest(f"{name}: {exc}") from None
     elif isinstance(v, list):
         pairs = v
     else:
@@ -163,7 +168,7 @@ def cells(params: dict[str, Any], name: str, rows: int, cols: int,
     for p in pairs:
         if not isinstance(p, (list, tuple)) or len(p) != 2:
             raise BadRequest(f"{name}: a cell is row:column, got {p!r}")
-        a, b = _parse_int(name, p[0]), _parse_int(name, p[1])
+        a, b = _parse_int(name, p[0], False), _parse_int(name, p[1], False)
         if not (0 <= a < rows and 0 <= b < cols):
             raise BadRequest(f"{name}: the cell {a}:{b} is outside the {rows} x {cols} grid")
         if (a, b) in out:

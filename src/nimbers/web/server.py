@@ -7,13 +7,18 @@ an example each; the same table is the API's documentation in docs/guide.md.
 
 Answers: 200 with JSON (or a PNG for the table picture); 400 with ``{"error": message}`` for
 a missing, malformed or out-of-range parameter or an input the library refuses; 404 for an
-unknown path; 405 for a method other than GET, HEAD or POST; 413 for a body over 64 KiB;
-422 when the computation ran past the time limit; 503 when every worker stayed busy.
+unknown path; 405 (with an Allow header) for any method other than GET, HEAD or POST; 413 for
+a body over 64 KiB; 422 when the computation ran past the time limit; 503 when every worker
+stayed busy, or when the server is stopping.  Bound to a loopback address, the server answers
+only requests whose one Host header names a loopback host (400 for a malformed or repeated
+Host, 403 for another name).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import socket
 import sys
 import threading
@@ -24,12 +29,18 @@ from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from . import params as P
-from .worker import Busy, TooMuchWork, WorkerPool, WorkFailed
+from .worker import Busy, Stopping, TooMuchWork, WorkerPool, WorkFailed
 
-__all__ = ["Endpoint", "ENDPOINTS", "PlaygroundServer", "make_server"]
+__all__ = ["Endpoint", "ENDPOINTS", "PlaygroundServer", "make_server", "loopback_host"]
 
 MAX_BODY = 64 * 1024
+#: Nesting deeper than this in a JSON body is refused (parameters are at most lists of lists).
+MAX_BODY_DEPTH = 8
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ALLOWED_METHODS = "GET, HEAD, POST"
+#: A Host header: a bracketed IPv6 literal or a name (letters, digits, dots, hyphens), then
+#: an optional port of digits (RFC 9110, section 7.2; RFC 3986, section 3.2.2).
+_HOST = re.compile(r"(?:\[(?P<ip6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9.-]+))(?::(?P<port>[0-9]{0,5}))?")
 
 # Limits on what one request may ask for (each keeps a request well under the time limit).
 MAX_TABLE = 256          # a table sent as JSON
@@ -182,7 +193,8 @@ ENDPOINTS: list[Endpoint] = [
              "turning_reply", lambda q: {"spec": _game(q), "row": _row(q)}),
     Endpoint("/api/tartan/hint", "a Tartan product on a grid: every coin's value "
              "G_rows(a) ⊗ G_columns(b), the nim-sum over the heads, a winning move and why",
-             {"rows_game": "turning-corners or rugs (then no cols_game), or a 1-D game",
+             {"rows_game": "turning-corners, rugs, acrostic-twins or 'A x B' (then no "
+              "cols_game), or a 1-D game",
               "cols_game": "the 1-D game along the columns", "rows": f"1 to {MAX_GRID}",
               "cols": f"1 to {MAX_GRID}", "heads": "row:column cells, e.g. 2:3,3:3"},
              "/api/tartan/hint?rows_game=turning-corners&rows=4&cols=4&heads=2:3,3:3",
@@ -235,6 +247,90 @@ def api_index() -> dict[str, Any]:
                       "405 method, 413 body too large, 422 over the time limit, 503 busy"}
 
 
+def loopback_host(value: str) -> bool | None:
+    """Whether a Host header's value names this machine: True for ``localhost``, a loopback
+    IP address (``127.0.0.1``, ``[::1]``), each with an optional port; False for another
+    well-formed host; None for a value that is no host at all.
+
+    >>> [loopback_host(h) for h in ("localhost:8000", "127.0.0.1", "[::1]:8000")]
+    [True, True, True]
+    >>> [loopback_host(h) for h in ("[::1].evil.com", "127.0.0.1:99@evil.com", "localhost:abc")]
+    [None, None, None]
+    >>> loopback_host("evil.example:8000")
+    False
+    """
+    match = _HOST.fullmatch(value.strip().lower())
+    if match is None or (match["port"] and int(match["port"]) > 65535):
+        return None
+    name = match["ip6"] or match["name"]
+    if name == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        if match["ip6"]:
+            return None  # brackets hold an IPv6 address or nothing
+        return False
+    if isinstance(address, ipaddress.IPv6Address) != bool(match["ip6"]):
+        return None  # an IPv6 address needs its brackets, and only it may have them
+    return address.is_loopback
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (iteratively: the value may be
+    as deep as the parser allows)."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (list, dict)):
+            level += 1
+            deepest = max(deepest, level)
+            todo.extend((v, level) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _json_int(digits: str) -> int | str:
+    """An integer of a JSON body; one past Python's int/str conversion limit stays text, for
+    the parameter's reader to parse or refuse with its own message."""
+    try:
+        return int(digits)
+    except ValueError:
+        return digits
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """The parameters in a POST body: a JSON object, or {} for an empty body.  Raises
+    ValueError with a message for anything else (bad UTF-8, not JSON, nested too deeply,
+    not an object).
+
+    >>> parse_body(b'{"op": "mul", "a": 5, "b": 11}')
+    {'op': 'mul', 'a': 5, 'b': 11}
+    >>> parse_body(b"[" * 500 + b"]" * 500)
+    Traceback (most recent call last):
+    ...
+    ValueError: the body nests lists or objects 500 deep (at most 8)
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the body is not JSON: {exc}") from None
+    if not text.strip():
+        return {}
+    try:
+        body = json.loads(text, parse_int=_json_int)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError("the body nests lists or objects too deeply "
+                         f"(at most {MAX_BODY_DEPTH})") from None
+    depth = _depth(body)
+    if depth > MAX_BODY_DEPTH:
+        raise ValueError(f"the body nests lists or objects {depth} deep (at most {MAX_BODY_DEPTH})")
+    if not isinstance(body, dict):
+        raise ValueError("the body must be a JSON object of parameters")
+    return body
+
+
 class PlaygroundServer(ThreadingHTTPServer):
     """A threading HTTP server with a worker pool for the computations."""
 
@@ -244,6 +340,8 @@ class PlaygroundServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], pool: WorkerPool, quiet: bool = True) -> None:
         self.pool = pool
         self.quiet = quiet
+        self._answering = 0  # API requests between their parsing and their answer's last byte
+        self._answered = threading.Condition()
         self.loopback_only = address[0] in LOOPBACK
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
@@ -252,6 +350,23 @@ class PlaygroundServer(ThreadingHTTPServer):
     def server_close(self) -> None:
         super().server_close()
         self.pool.close()
+
+    def stop_work(self, wait: float = 5.0) -> int:
+        """Stops the computations in progress (their requests are answered 503) and waits at
+        most ``wait`` seconds for those answers to be sent; returns how many were stopped.
+        For a clean stop after serve_forever: the listening socket stays open until
+        server_close()."""
+        with self._answered:
+            in_progress = self._answering
+        self.pool.close()
+        with self._answered:
+            self._answered.wait_for(lambda: self._answering == 0, timeout=wait)
+        return in_progress
+
+    def answering(self, change: int) -> None:
+        with self._answered:
+            self._answering += change
+            self._answered.notify_all()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away mid-answer is no error worth a traceback."""
@@ -273,6 +388,7 @@ class _Handler(BaseHTTPRequestHandler):
     # until the client's delayed ACK, 40 ms later, on every keep-alive request
     disable_nagle_algorithm = True
     timeout = 60  # seconds an idle keep-alive connection may hold its thread
+    _extra_headers: dict[str, str] = {}
 
     # -- answers --
     def _send(self, status: int, body: bytes, content_type: str) -> None:
@@ -280,6 +396,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        for name, value in self._extra_headers.items():
+            self.send_header(name, value)
+        if self.close_connection:  # say so: a keep-alive client would send its next request
+            self.send_header("Connection", "close")
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; "
                          "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
@@ -288,7 +408,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, status: int, data: Any) -> None:
-        body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        try:
+            body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from a body's "\ud800", echoed back
+            body = json.dumps(data).encode("ascii")
         self._send(status, body, "application/json; charset=utf-8")
 
     def _error(self, status: int, message: str) -> None:
@@ -299,17 +422,34 @@ class _Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
     # -- requests --
-    def _host_ok(self) -> bool:
+    def parse_request(self) -> bool:
+        """The base's parsing, then 405 for every method without a do_ method (TRACE,
+        CONNECT, PROPFIND, lowercase and made-up ones), where the base would answer 501."""
+        if not super().parse_request():
+            return False
+        if not hasattr(self, "do_" + self.command):
+            self._method_not_allowed()
+            return False
+        return True
+
+    def _refuse_host(self) -> bool:
         """Bound to localhost, answer only requests addressed to localhost: a page from
-        another site cannot reach the server through a DNS name rebound to 127.0.0.1."""
+        another site cannot reach the server through a DNS name rebound to 127.0.0.1.
+        Answers 400 or 403 and returns True for a request to refuse."""
         if not self.server.loopback_only:
+            return False
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) > 1:
+            self._error(400, "a request has one Host header")
             return True
-        host = (self.headers.get("Host") or "").strip().lower()
-        if host.startswith("["):
-            name = host[1:host.find("]")] if "]" in host else host
-        else:
-            name = host.rsplit(":", 1)[0] if ":" in host else host
-        return name in LOOPBACK
+        verdict = loopback_host(hosts[0]) if hosts else False
+        if verdict is None:
+            self._error(400, "the Host header is not a host name with an optional port")
+            return True
+        if not verdict:
+            self._error(403, "the playground answers requests to localhost only")
+            return True
+        return False
 
     def do_GET(self) -> None:  # noqa: N802 (the base's naming)
         self._handle(None)
@@ -328,22 +468,21 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(413, f"the body is {size} bytes; at most {MAX_BODY}")
         raw = self.rfile.read(size) if size > 0 else b""
         try:
-            body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            return self._error(400, f"the body is not JSON: {exc}")
-        if not isinstance(body, dict):
-            return self._error(400, "the body must be a JSON object of parameters")
+            body = parse_body(raw)
+        except ValueError as exc:
+            return self._error(400, str(exc))
         self._handle(body)
 
     def _method_not_allowed(self) -> None:
         self.close_connection = True
-        self._error(405, f"{self.command} is not supported: use GET or POST")
+        self._extra_headers = {"Allow": ALLOWED_METHODS}
+        self._error(405, f"{self.command[:40]!r} is not supported: use GET or POST")
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _method_not_allowed  # noqa: N815
 
     def _handle(self, body: dict[str, Any] | None) -> None:
-        if not self._host_ok():
-            return self._error(403, "the playground answers requests to localhost only")
+        if self._refuse_host():
+            return None
         url = urlsplit(self.path)
         path = url.path.rstrip("/") or "/"
         if body is None:
@@ -361,6 +500,13 @@ class _Handler(BaseHTTPRequestHandler):
         endpoint = _BY_PATH.get(path)
         if endpoint is None:
             return self._error(404, f"no such page or endpoint: {path} (GET /api lists them)")
+        self.server.answering(+1)
+        try:
+            self._compute(endpoint, query)
+        finally:
+            self.server.answering(-1)
+
+    def _compute(self, endpoint: Endpoint, query: dict[str, Any]) -> None:
         try:
             kwargs = endpoint.arguments(query)
             result = self.server.pool.call(endpoint.function, kwargs)
@@ -368,10 +514,13 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, str(exc))
         except TooMuchWork as exc:
             return self._error(422, str(exc))
+        except Stopping as exc:
+            self.close_connection = True
+            return self._error(503, str(exc))
         except Busy as exc:
             return self._error(503, f"{exc}: try again")
         except WorkFailed as exc:
-            sys.stderr.write(f"nimbers serve: internal error on {self.path}\n{exc}\n")
+            sys.stderr.write(f"nimbers serve: internal error on {self.path!r}\n{exc}\n")
             return self._error(500, "internal error (a bug in nimbers: please report it)")
         if endpoint.content_type == "application/json":
             return self._json(200, result)

@@ -34,7 +34,7 @@ import traceback
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["WorkerPool", "TooMuchWork", "Busy", "WorkFailed", "CLIENT_ERRORS"]
+__all__ = ["WorkerPool", "TooMuchWork", "Busy", "Stopping", "WorkFailed", "CLIENT_ERRORS"]
 
 #: Exceptions that mean the input was wrong (answered 400 with their message).
 CLIENT_ERRORS = (ValueError, TypeError, ZeroDivisionError, OverflowError)
@@ -46,6 +46,10 @@ class TooMuchWork(Exception):
 
 class Busy(Exception):
     """No worker became free in time."""
+
+
+class Stopping(Busy):
+    """The pool was closed (the server is stopping) before the computation answered."""
 
 
 class WorkFailed(Exception):
@@ -90,20 +94,26 @@ def _answer(name: str, kwargs: dict[str, Any]) -> tuple[str, Any]:
 
 
 def main() -> None:
-    """A worker's loop: (function name, keyword arguments) in, an answer out."""
+    """A worker's loop: (function name, keyword arguments) in, an answer out.  It ends when
+    its input closes, or quietly when the server has gone (a broken pipe)."""
     calls, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
-    # Ctrl-C in a terminal reaches the whole process group: the server stops, and its
-    # workers end when their input closes, not with a traceback each
+    # Workers run in a session of their own (a Ctrl-C in the server's terminal is the
+    # server's to handle); ignore SIGINT all the same, should one be sent to the process.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from . import api  # noqa: F401 (imported before the first call, not during it)
 
-    _send(answers, ("ready", None))  # the import's time counts against no request
-    while True:
-        message = _receive(calls)
-        if message is None:
-            return
-        _send(answers, _answer(*message))
+    try:
+        _send(answers, ("ready", None))  # the import's time counts against no request
+        while True:
+            message = _receive(calls)
+            if message is None:
+                return
+            _send(answers, _answer(*message))
+    except BrokenPipeError:
+        # the server closed the pool while this worker started or worked: nothing to say,
+        # and nothing left to flush at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), answers.fileno())
 
 
 # ---- the server's side ---------------------------------------------------------------------
@@ -116,8 +126,11 @@ class _Worker:
         env = dict(os.environ)
         package_root = str(Path(__file__).resolve().parents[2])  # the folder holding nimbers/
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        # a session of its own: Ctrl-C in the server's terminal stops the server, which then
+        # stops its workers, instead of reaching each worker too (perhaps mid-import)
         self.process = subprocess.Popen([sys.executable, "-c", _WORKER_MAIN],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                                        start_new_session=True)
         assert self.process.stdin is not None and self.process.stdout is not None
         self.calls: BinaryIO = self.process.stdin  # type: ignore[assignment]
         self.replies: BinaryIO = self.process.stdout  # type: ignore[assignment]
@@ -183,6 +196,8 @@ class WorkerPool:
             raise
 
     def _add(self) -> None:
+        if self._closed:
+            return
         try:
             self._enlist(_Worker())
         except WorkFailed as exc:  # the pool goes on with one worker fewer
@@ -202,14 +217,17 @@ class WorkerPool:
         with self._lock:
             if w in self._all:
                 self._all.remove(w)
+            closed = self._closed
         w.stop()
-        threading.Thread(target=self._add, daemon=True).start()
+        if not closed:
+            threading.Thread(target=self._add, daemon=True).start()
 
     def call(self, name: str, kwargs: dict[str, Any]) -> Any:
         """api.name(**kwargs) in a worker; raises the input's error (ValueError, TypeError,
-        ZeroDivisionError), TooMuchWork, Busy or WorkFailed."""
+        ZeroDivisionError), TooMuchWork, Busy, Stopping (the pool was closed meanwhile) or
+        WorkFailed."""
         try:
-            w = self._idle.get(timeout=self.queue_wait)
+            w = self._take()
         except queue.Empty:
             raise Busy(f"every worker stayed busy for {self.queue_wait:g} s") from None
         try:
@@ -222,6 +240,8 @@ class WorkerPool:
             answer = None
         if answer is None:
             self._replace(w)
+            if self._closed:
+                raise Stopping(self.STOPPING)
             raise WorkFailed("a worker process stopped unexpectedly")
         self._idle.put(w)
         status, payload = answer
@@ -233,7 +253,25 @@ class WorkerPool:
                 kind, ValueError)(message)
         raise WorkFailed(payload)
 
+    STOPPING = "the server is stopping: the computation was not finished"
+
+    def _take(self) -> _Worker:
+        """An idle worker, waiting at most queue_wait seconds (queue.Empty after that), in
+        short steps so that a request waiting for one learns soon that the pool closed."""
+        waited = 0.0
+        while True:
+            if self._closed:
+                raise Stopping(self.STOPPING)
+            step = min(0.25, self.queue_wait - waited)
+            try:
+                return self._idle.get(timeout=max(step, 0.0))
+            except queue.Empty:
+                waited += step
+                if waited >= self.queue_wait:
+                    raise
+
     def close(self) -> None:
+        """Stops every worker: a computation in progress ends with Stopping."""
         with self._lock:
             self._closed = True
             workers, self._all = self._all, []

@@ -53,6 +53,39 @@ function derivationLines(box, lines, notes = []) {
                       ...notes.map((n) => el("div", { class: "note", text: n })));
 }
 
+// ---- the text size ----------------------------------------------------------------------
+
+// A- and A+ step through these sizes (a projector wants 150% or more); the size is kept in
+// localStorage, and the tables' canvas is drawn to match it (and the screen's pixel density).
+const TEXT_SCALES = [0.85, 1, 1.25, 1.5, 2, 2.5, 3];
+const TEXT_SCALE_KEY = "nimbers.textScale";
+let textScale = 1;
+
+function storedTextScale() {
+  try {  // storage may be refused (a private window, a file: page): the default then
+    const s = Number(localStorage.getItem(TEXT_SCALE_KEY));
+    return TEXT_SCALES.includes(s) ? s : 1;
+  } catch (e) {
+    return 1;
+  }
+}
+
+function setTextScale(scale) {
+  textScale = scale;
+  document.documentElement.style.setProperty("--text-scale", String(scale));
+  document.body.dataset.textScale = String(scale);
+  $("small-text").disabled = scale === TEXT_SCALES[0];
+  $("large-text").disabled = scale === TEXT_SCALES[TEXT_SCALES.length - 1];
+  $("large-text").title = `larger text and tables, for a projector (now ${Math.round(scale * 100)}%)`;
+  try { localStorage.setItem(TEXT_SCALE_KEY, String(scale)); } catch (e) { /* not kept */ }
+  if (table && tableImage && tableImage.complete) paintTable();
+}
+
+function stepTextScale(step) {
+  const i = TEXT_SCALES.indexOf(textScale) + step;
+  if (i >= 0 && i < TEXT_SCALES.length) setTextScale(TEXT_SCALES[i]);
+}
+
 // ---- pages ------------------------------------------------------------------------------
 
 const PAGES = ["calc", "tables", "play", "sequences", "api"];
@@ -119,19 +152,27 @@ async function drawTable() {
   tableImage.src = `/api/table.png?op=${op}&n=${n}`;
 }
 
+let paintedRatio = window.devicePixelRatio || 1;
+
 function paintTable() {
   const canvas = $("tab-canvas");
   const n = table.n;
-  const cell = Math.max(2, Math.floor(Math.min(768, Math.max(256, n * 28)) / n));
+  // a cell's size on the page (CSS pixels) grows with the text size; the canvas has one
+  // pixel per device pixel (devicePixelRatio of them per CSS pixel), so digits stay sharp
+  const base = Math.max(2, Math.floor(Math.min(768, Math.max(256, n * 28)) / n));
+  const ratio = (paintedRatio = window.devicePixelRatio || 1);
+  const cell = Math.max(2, Math.round(base * textScale * ratio));  // device pixels
   canvas.width = canvas.height = cell * n;
+  canvas.style.width = `${(cell * n) / ratio}px`;
   const g = canvas.getContext("2d");
   g.imageSmoothingEnabled = false;
   g.drawImage(tableImage, 0, 0, cell * n, cell * n);
-  if (cell >= 18) {  // the numbers, when they fit: white with a dark rim, legible on any colour
-    g.font = `bold ${Math.floor(cell * 0.42)}px monospace`;
+  if (cell / ratio >= 18) {  // the numbers, when they fit: white with a dark rim, legible on any colour
+    g.font = `bold ${Math.floor(cell * 0.5)}px monospace`;
     g.textAlign = "center";
     g.textBaseline = "middle";
-    g.lineWidth = 3;
+    g.lineWidth = Math.max(2, cell * 0.09);
+    g.lineJoin = "round";  // mitred corners of the rim poke into the digits
     g.strokeStyle = "#000";
     g.fillStyle = "#fff";
     for (let a = 0; a < n; a++) {
@@ -154,7 +195,8 @@ function paintTable() {
     g.lineWidth = Math.max(2, cell / 4);
     g.strokeRect(0, 0, sub * cell, sub * cell);
   }
-  canvas.dataset.cell = cell;
+  canvas.dataset.cell = cell / ratio;  // CSS pixels
+  canvas.dataset.font = cell / ratio >= 18 ? Math.floor(cell * 0.5) / ratio : 0;  // CSS pixels
   $("tab-cell").textContent = `${table.op === "mul" ? "⊗" : "⊕"} table of 0 … ${n - 1}` +
     (sub && sub <= n ? `; outlined: the subfield GF(${sub}) of the numbers below ${sub}` : "");
   $("tab-derivation").replaceChildren();
@@ -532,7 +574,7 @@ async function loadCatalogue() {
   const fill = (id, names) => $(id).replaceChildren(...names.map((n) => el("option", { value: n })));
   fill("heap-names", c.heap_games);
   fill("turning-names", c.turning_games);
-  fill("tartan-names", c.tartan_games.concat(["ruler x mocking-turtles"]));
+  fill("tartan-names", c.tartan_games);
 }
 
 // ---- sequences --------------------------------------------------------------------------
@@ -619,7 +661,13 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll("#nav button")) {
     b.addEventListener("click", () => { location.hash = b.dataset.page; });
   }
-  $("large-text").addEventListener("click", () => document.body.classList.toggle("large"));
+  setTextScale(storedTextScale());
+  $("large-text").addEventListener("click", () => stepTextScale(1));
+  $("small-text").addEventListener("click", () => stepTextScale(-1));
+  // browser zoom, or the window moved to another screen: redraw at the new pixel density
+  window.addEventListener("resize", () => {
+    if (table && (window.devicePixelRatio || 1) !== paintedRatio) paintTable();
+  });
   window.addEventListener("hashchange", showPage);
 
   onSubmit("calc-form", calculate);

@@ -1,0 +1,138 @@
+"""The package's import graph has no cycle, and its floors import downwards only.
+
+Every import counts -- at module level and inside functions (a lazy import inside a function
+still ties the two modules together: arith -> nimber -> arith was such a circle) -- except
+those under ``if TYPE_CHECKING:``, which never run.  The front floor (the command line, the
+web playground, terminal play) sits on top: nothing below it imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import pathlib
+
+import pytest
+
+SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "nimbers"
+FRONT_FLOOR = ("nimbers.cli", "nimbers.web", "nimbers.play", "nimbers.__main__")
+#: deprecated aliases of front-floor modules left at their old place below it: each may
+#: import its new home (lazily, when an old name is used), and nothing else upwards
+DEPRECATED_ALIASES = {"nimbers.games.play": "nimbers.play"}
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    found = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    found["nimbers._core"] = PACKAGE / "_core.pyi"  # the C extension: imports nothing
+    return found
+
+
+def _absolute(module: str, is_package: bool, level: int, name: str) -> str:
+    if level == 0:
+        return name
+    base = module.split(".")
+    if not is_package:
+        base.pop()
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([name] if name else []))
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = getattr(test, "id", None) or getattr(test, "attr", None)
+            if name == "TYPE_CHECKING":
+                skipped.update(id(inner) for inner in ast.walk(node))
+    return skipped
+
+
+@functools.lru_cache(maxsize=1)
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package -> the modules of the package it imports."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        if path.suffix != ".py":
+            graph[module] = set()
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_nodes(tree)
+        is_package = path.name == "__init__.py"
+        imported: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                target = _absolute(module, is_package, node.level, node.module or "")
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    imported.add(sub if sub in modules else target)
+        graph[module] = {m for m in imported if m in modules and m != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_checker_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle():
+    assert cycles(import_graph()) == []
+
+
+def _on_front_floor(module: str) -> bool:
+    return any(module == top or module.startswith(top + ".") for top in FRONT_FLOOR)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in import_graph() if not _on_front_floor(m)))
+def test_nothing_below_the_front_floor_imports_it(module):
+    upward = sorted(m for m in import_graph()[module]
+                    if _on_front_floor(m) and m != DEPRECATED_ALIASES.get(module))
+    assert upward == [], f"{module} imports the front floor: {upward}"
