@@ -23,7 +23,7 @@ with exactly the values of an uninterrupted run, for any number of threads.
 ...     stats = frontier_run("grundy", 5000, run, threads=1, progress=False)
 ...     values = frontier_values(run)
 >>> stats.heap_sizes, stats.largest, stats.mask, values[:10].tolist()
-(5000, 22, 254, [0, 0, 0, 1, 0, 2, 1, 0, 2, 1])
+(5000, 65, 126, [0, 0, 0, 1, 0, 2, 1, 0, 2, 1])
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ import numpy as np
 from .. import _core
 from .._progress import Progress, ProgressOption
 from .heap import HeapGame, heap_game_from_code
+
+__all__ = ["FrontierStats", "frontier_run", "frontier_stats", "frontier_values"]
 
 FORMAT = "nimbers-frontier/1"
 VALUES, CHECKPOINT, STATS = "values.bin", "checkpoint.json", "stats.json"
@@ -77,7 +79,17 @@ class FrontierStats:
     threads: int
 
     def summary(self) -> str:
-        """The statistics as lines of text (what ``nimbers heap --frontier`` prints)."""
+        """The statistics as lines of text (what ``nimbers heap --frontier`` prints).
+
+        Returns
+        -------
+        str
+
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as run:
+        ...     print(frontier_run("0.6", 3000, run, progress=False).summary().splitlines()[2])
+        rare mask 6e: 600 rare heap sizes (heap 0 included), the last at 2995
+        """
         mask = f"{self.mask:x}" + (" and the heap's parity" if self.parity else "")
         return "\n".join([
             f"{self.game}: g(0..{self.heap_sizes - 1}) (2^{np.log2(self.heap_sizes):.2f} heap sizes)",
@@ -383,6 +395,14 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
         that is corrupted or whose values file does not match it (never continued silently).
     KeyboardInterrupt
         Ctrl-C, after a checkpoint of what was computed.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as run:
+    ...     first = frontier_run("grundy", 3000, run, progress=False)
+    ...     again = frontier_run("grundy", 6000, run, progress=False)   # goes on from 3000
+    ...     whole = frontier_run("grundy", 6000, run + "/b", progress=False)
+    >>> again.sha256 == whole.sha256, again.heap_sizes
+    (True, 6000)
     """
     game = _game(game)
     until = _positive(until, "until")
@@ -413,7 +433,23 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
 
 
 def frontier_stats(checkpoint: str | os.PathLike[str]) -> FrontierStats:
-    """The statistics of the last checkpoint of the run in the directory checkpoint."""
+    """The statistics of the last checkpoint of the run in the directory checkpoint.
+
+    Parameters
+    ----------
+    checkpoint : path
+        A run's directory.
+
+    Returns
+    -------
+    FrontierStats
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as run:
+    ...     _ = frontier_run("grundy", 2000, run, progress=False)
+    ...     frontier_stats(run).largest_at
+    1882
+    """
     path = Path(checkpoint) / STATS
     try:
         return FrontierStats(**json.loads(path.read_text(encoding="utf-8")))
@@ -424,7 +460,25 @@ def frontier_stats(checkpoint: str | os.PathLike[str]) -> FrontierStats:
 def frontier_values(checkpoint: str | os.PathLike[str], start: int = 0,
                     stop: int | None = None) -> np.ndarray:
     """g(start..stop-1) of the run in the directory checkpoint, as far as its last checkpoint
-    (a read-only memory map: any length costs no memory)."""
+    (a read-only memory map: any length costs no memory).
+
+    Parameters
+    ----------
+    checkpoint : path
+        A run's directory.
+    start, stop : int
+        The heap sizes (default: all that the last checkpoint holds).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as run:
+    ...     _ = frontier_run("0.6", 2000, run, progress=False)
+    ...     frontier_values(run, 10, 15).tolist()
+    [3, 4, 0, 3, 4]
+    """
     folder = Path(checkpoint)
     data = _read_checkpoint(folder)
     if data is None:
