@@ -45,6 +45,7 @@
 #define FR_TRY_LEN 128
 #endif
 enum { TRY_VALUES = 1024, TRY_LEN = FR_TRY_LEN, PER_VALUE = 8, TRY_FROM = FR_TRY_FROM };
+enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
 enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
        MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
 

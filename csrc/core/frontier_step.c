@@ -151,16 +151,14 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-/* The parts below D: about 1 / (2 threads) of them with helpers (the finisher also settles),
- * none beyond what a group needs alone. */
+/* D: alone, the least a group allows; with helpers, a few groups more, so that they can mark
+ * ahead while the finisher settles (the finisher's own work, the search for values of rare
+ * class, is most of a position's cost: the parts' marks all go to the helpers' kernel). */
 static size_t choose_near(const fr_state *s)
 {
-    size_t least = 2 * G + s->kmax + 1;
-    if (s->threads == 1 || !s->nparts)
+    if (s->threads == 1)
         return G + s->kmax + 1;
-    size_t i = s->nparts / (2 * (size_t)s->threads);
-    uint64_t d = s->parts[i].p;
-    return d > least ? (size_t)d : least;
+    return LOOKAHEAD * G + s->kmax + 1;
 }
 
 static int slots_ready(fr_state *s)
