@@ -300,6 +300,8 @@ def test_a_plus_scales_the_table_and_the_coins_and_survives_a_reload(browser, se
         open_page(browser, server, "play")
         _new_game(browser, "tartan", **{"play-tartan-game": "turning-corners", "play-rows": "3",
                                         "play-cols": "3", "play-heads": "2:2"})
+        WebDriverWait(browser, 15).until(
+            EC.presence_of_element_located((By.CSS_SELECTOR, "#play-board .coin")))
         width = browser.find_element(By.CSS_SELECTOR, ".coin").size["width"]
         browser.find_element(By.ID, "small-text").click()
         browser.find_element(By.ID, "small-text").click()
