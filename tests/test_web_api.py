@@ -206,6 +206,18 @@ def test_turning_games(server):
     assert ok(server, "/api/turning/reply", game="ruler", row="HTHHT")["position"] == "HTHTT"
 
 
+def test_acrostic_twins_on_the_board_page(server):
+    # checked by the same player as nimbers play acrostic-twins (AcrosticPlay.turn)
+    board = {"rows_game": "acrostic-twins", "rows": 4, "cols": 6}
+    hint = ok(server, "/api/tartan/hint", **board, heads="1:5,3:3")
+    assert hint["total"] == str((1 ^ 5) ^ (3 ^ 3)) and hint["moves"][0]["after_sum"] == "0"
+    m = ok(server, "/api/tartan/move", **board, heads="1:5,3:3", coins="1:2,1:5")
+    assert m["position"] == [[1, 2], [3, 3]] and m["text"] == "turn 1:2 1:5"
+    reply = ok(server, "/api/tartan/reply", **board, heads="1:5,3:3")
+    assert ok(server, "/api/tartan/hint", **board, heads=",".join(
+        f"{a}:{b}" for a, b in reply["position"]))["total"] == "0"
+
+
 def test_turning_corners_move_and_reply(server):
     grid = {"rows_game": "turning-corners", "rows": 6, "cols": 6}
     r = ok(server, "/api/tartan/hint", **grid, heads="2:3,4:5")

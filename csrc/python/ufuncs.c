@@ -702,6 +702,33 @@ static int promote_object(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
     return 0;
 }
 
+/* A float or complex operand has no loop: say so in the words of the rest of nimbers
+ * (numpy's own message would name DType classes and the loops it did not find). */
+static int refuse_inexact(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
+                          PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
+{
+    (void)signature;
+    (void)new_op_dtypes;
+    int nin = ((PyUFuncObject *)ufunc)->nin;
+    for (int i = 0; i < nin; i++) {
+        PyArray_DTypeMeta *d = op_dtypes[i];
+        if (d && (PyObject_IsSubclass((PyObject *)d, (PyObject *)&PyArray_FloatAbstractDType) > 0 ||
+                  PyObject_IsSubclass((PyObject *)d, (PyObject *)&PyArray_ComplexAbstractDType) > 0)) {
+            PyObject *name = d->singleton ? PyObject_Str((PyObject *)d->singleton) : NULL;
+            if (name) {
+                PyErr_Format(PyExc_TypeError, "nim arithmetic takes integers, not %U", name);
+                Py_DECREF(name);
+            } else {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "nim arithmetic takes integers, not floats");
+            }
+            return -1;
+        }
+    }
+    PyErr_SetString(PyExc_TypeError, "nim arithmetic takes integers");
+    return -1;
+}
+
 static int add_promoter(PyObject *ufunc, PyArray_DTypeMeta **dtypes, int n, void *fn)
 {
     PyObject *tuple = PyTuple_New(n);
@@ -719,10 +746,42 @@ static int add_promoter(PyObject *ufunc, PyArray_DTypeMeta **dtypes, int n, void
     return status;
 }
 
+/* The refusals of float and complex operands: beside anything, and (so that no two
+ * promoters match a call equally well) beside each other and beside objects. */
+static int add_refusals(PyObject *ufunc, int nin)
+{
+    PyArray_DTypeMeta *inexact[2] = {&PyArray_FloatAbstractDType, &PyArray_ComplexAbstractDType};
+    /* numpy compares a call's candidates in the order they were registered: the most
+     * specific pairs first, "beside anything" (NULL) last */
+    PyArray_DTypeMeta *others[3] = {dtype_of(NPY_OBJECT), NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        if (nin == 1) {
+            PyArray_DTypeMeta *dtypes[2] = {inexact[k], NULL};
+            if (add_promoter(ufunc, dtypes, 2, (void *)refuse_inexact) < 0)
+                return -1;
+            continue;
+        }
+        others[1] = k == 0 ? inexact[1] : NULL; /* float beside complex: registered once */
+        for (int j = -1; j < 3; j++) {
+            if (j == 1 && !others[1])
+                continue;
+            PyArray_DTypeMeta *beside = j < 0 ? inexact[k] : others[j];
+            PyArray_DTypeMeta *left[3] = {inexact[k], beside, NULL};
+            PyArray_DTypeMeta *right[3] = {beside, inexact[k], NULL};
+            if (add_promoter(ufunc, left, 3, (void *)refuse_inexact) < 0 ||
+                (beside != inexact[k] && add_promoter(ufunc, right, 3, (void *)refuse_inexact) < 0))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static int add_promoters(PyObject *ufunc, nim_op op)
 {
     PyArray_DTypeMeta *anyint = &PyArray_IntAbstractDType, *o = dtype_of(NPY_OBJECT);
     PyArray_DTypeMeta *b = dtype_of(NPY_BOOL);
+    if (add_refusals(ufunc, nim_op_arity[op]) < 0)
+        return -1;
     if (nim_op_arity[op] == 1) {
         PyArray_DTypeMeta *obj[2] = {o, NULL}, *boolean[2] = {b, NULL};
         if (add_promoter(ufunc, obj, 2, (void *)promote_object) < 0 ||

@@ -23,7 +23,7 @@ def arithmetic_commands(commands: Commands) -> None:
             ("add", "nim-sum (XOR) of the numbers", "nimbers add 3 5 7    ->  1")):
         p = commands.add(name, summary, example, _fold)
         p.add_argument("values", nargs="+", metavar="N",
-                       help=f"nimbers (decimal, 0x.. or 0b..); {STDIN_HELP}")
+                       help=f"nimbers (decimal, 0x.., 0b.. or 0o..); {STDIN_HELP}")
         output_options(p)
     p = commands.add("div", "nim-quotient a / b", "nimbers div 1 3      ->  2", _binary)
     p.add_argument("values", nargs="+", metavar="N", help=f"a and b; {STDIN_HELP}")

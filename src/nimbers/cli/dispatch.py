@@ -15,7 +15,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from .. import _startup
-from . import arith, field, games, linalg, ordinal, play, serve, tables
+from . import arith, census, field, games, linalg, ordinal, play, serve, tables
 from .options import (Commands, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXIT_USAGE, NUMBERING,
                       Parser, StreamError, UsageError, output_errors, say, write_out)
 
@@ -25,8 +25,8 @@ from .options import (Commands, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXI
 #: The command groups, each declaring its commands, in the order the help lists them.
 GROUPS: tuple[Callable[[Commands], None], ...] = (
     arith.arithmetic_commands, tables.table_commands, linalg.linalg_commands,
-    field.field_commands, ordinal.ordinal_commands, games.game_commands, play.play_commands,
-    serve.web_commands)
+    field.field_commands, ordinal.ordinal_commands, games.game_commands,
+    census.census_commands, play.play_commands, serve.web_commands)
 
 
 def _version() -> str:
@@ -68,8 +68,10 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace | None:
         # Each subcommand parses its own arguments, options and operands intermixed.
         return commands[argv[0]].parse_intermixed_args(argv[1:])
     args = parser.parse_args(argv)
-    if getattr(args, "run", None) is None:
-        parser.print_help()
+    if getattr(args, "run", None) is None:  # no command: the short usage, as argparse does
+        # for a missing argument (the overview is nimbers --help, on standard output)
+        say(parser.format_usage().rstrip("\n"))
+        say("nimbers: give a command, e.g. nimbers mul 5 11 (try: nimbers --help)")
         return None
     return args
 
@@ -106,10 +108,21 @@ def _run_command(argv: Sequence[str]) -> int:
         raise
     except (UsageError, ValueError, TypeError, ZeroDivisionError, OverflowError,
             MemoryError, ImportError, OSError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        say(f"nimbers {args.command}: {message}")
+        say(f"nimbers {args.command}: {_message(exc)}")
         return EXIT_USAGE
     return 0
+
+
+def _message(exc: BaseException) -> str:
+    """The one line a failure is said in: its own message, or for memory that ran out
+    (numpy's "Unable to allocate ...", a bare MemoryError) the memory cap's words."""
+    if isinstance(exc, MemoryError):
+        from .._limits import ENV, describe_bytes, memory_cap
+        return (f"out of memory: this needs more than the process may allocate (the memory "
+                f"cap is {describe_bytes(memory_cap())}; set {ENV} to what the machine "
+                "allows, and ask for less)")
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 from typing import Any
 
-from ..notation import (CoinRow, NotationError, read_cells, read_heads, read_heaps, say_board_move,
-                        say_coin_move, write_integer)
+from ..notation import (CoinRow, NotationError, read_cell, read_cells, read_heads, read_heaps,
+                        say_board_move, say_coin_move, write_integer)
 from .options import (Commands, MAX_POSITION, UsageError, json_option, parse_count, parse_nimber,
-                      to_json)
+                      to_json, write_values)
 
 
 # ---- games ------------------------------------------------------------------------------------
@@ -34,7 +33,11 @@ def game_commands(commands: Commands) -> None:
     p.add_argument("count", type=parse_count, nargs="?", default=30,
                    help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
-                   help="also find the period (proved by the octal periodicity theorem)")
+                   help="also find the period (proved by the octal periodicity theorem), "
+                        "searching up to count values or 2^20 (2^11 with three-heap splits), "
+                        "whichever is more, or up to --max-n")
+    p.add_argument("--max-n", type=parse_count, metavar="N",
+                   help="with --period: how many values the period search may compute")
     p.add_argument("--stats", action="store_true",
                    help="print statistics instead of the values: the largest value, the rare "
                         "mask and the rare heap sizes with their values")
@@ -53,6 +56,8 @@ def game_commands(commands: Commands) -> None:
                    help="with --misere: also the genus g^γ0γ1... of each heap (Winning Ways "
                         "ch. 13; searched, seconds beyond 20 heaps: e.g. nimbers heap kayles 12 "
                         "--misere --genus)")
+    from ..games.quotient.command import add_arguments as quotient_arguments
+    quotient_arguments(p)
     json_option(p)
 
     p = commands.add("turning", "values and winning moves of a coin-turning game",
@@ -105,7 +110,7 @@ def _nim(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def _heap(args: argparse.Namespace) -> str:
+def _heap(args: argparse.Namespace) -> str | None:
     from ..games.catalogue import heap_game
     from ..games.heap import HeapGame
     if args.resume is not None:
@@ -115,31 +120,51 @@ def _heap(args: argparse.Namespace) -> str:
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game(args.code)
+    if args.quotient is not None:
+        from ..games.quotient.command import run as quotient_report
+        try:
+            return quotient_report(game, args)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     if args.heaps is not None:
         return _position_report(_heap_position(game, args.heaps, args.misere), args.json)
     if args.genus and not args.misere:
         raise UsageError("--genus comes with --misere: nimbers heap kayles 12 --misere --genus")
     if args.misere:
         return _misere_heap_values(game, args.count, args.genus, args.json)
-    values = game.nim_values(args.count).tolist()
+    values = game.nim_values(args.count)
     stats = game.stats(args.count) if args.stats else None
-    period = game.period() if args.period else None
+    period = game.period(max_n=_period_search(game, args)) if args.period else None
     if args.save is not None:
         game.save(args.save)
+    found = None if period is None else {
+        "period": period.period, "preperiod": period.preperiod, "proven": period.proven,
+        "checked_up_to": period.checked_up_to, "repetitions": period.repetitions,
+        "text": str(period)}
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
-        if stats is None:
-            data["values"] = values
-        else:
+        if stats is not None:
             data["stats"] = str(stats)
-        if period is not None:
-            data["period"] = {"period": period.period, "preperiod": period.preperiod,
-                              "proven": period.proven, "checked_up_to": period.checked_up_to}
-        return to_json(data)
-    lines = [str(stats) if stats is not None else " ".join(str(v) for v in values)]
-    if period is not None:
-        lines.append(str(period))
-    return "\n".join(lines)
+            if found is not None:
+                data["period"] = found
+            return to_json(data)
+        head = to_json(data)[:-1] + ', "values": ['
+        tail = "]" + (f', "period": {to_json(found)}' if found is not None else "") + "}"
+        write_values(values, head, ", ", tail)
+        return None
+    if stats is not None:
+        return str(stats) + ("" if period is None else f"\n{period}")
+    write_values(values, "", " ", "" if period is None else f"\n{period}")
+    return None
+
+
+def _period_search(game: Any, args: argparse.Namespace) -> int:
+    """How far ``heap --period`` searches: --max-n, else the values asked for or the
+    library's default (2^20; 2^11 with three-heap splits, n^2 work a heap), whichever is more."""
+    if args.max_n is not None:
+        return int(args.max_n)
+    default = 1 << 11 if any(d & 8 for d in game.rules or ()) else 1 << 20
+    return max(int(args.count), default)
 
 
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:
@@ -237,7 +262,7 @@ def _tartan(args: argparse.Namespace) -> str:
     from ..games.tartan import Tartan
     from ..tables import format_table
     for word in args.games:
-        if re.fullmatch(r"\d+:\d+", word.strip()):
+        if _is_a_coin(word):
             raise UsageError(f"{word!r} is a coin, not a game: --heads takes the coins "
                              "comma-separated, e.g. --heads 1:2,3:3")
     game = board_game(*args.games)
@@ -278,3 +303,12 @@ def _board_heads(text: str, game: Any) -> list[tuple[int, ...]]:
         return heads_2d(read_cells(text, most=MAX_POSITION, dims=dims), dims=dims)
     except NotationError as exc:
         raise UsageError(f"--heads: {exc}") from None
+
+
+def _is_a_coin(word: str) -> bool:
+    """Whether a word typed among the games reads as a coin, row:column."""
+    try:
+        read_cell(word)
+    except NotationError:
+        return False
+    return True

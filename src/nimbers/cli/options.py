@@ -12,6 +12,8 @@ import json
 import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
+import numpy as np
+
 from .._digits import no_digit_limit, to_decimal
 from ..notation import NotationError, read_integer
 
@@ -176,6 +178,35 @@ def write_out(out: str, stream: IO[str] | None) -> None:
             raise StreamError("standard output is closed")
         stream.write(out + "\n")
         stream.flush()
+
+
+#: values written at a time by :func:`write_values` (its memory: a block's text)
+VALUE_BLOCK = 1 << 16
+
+
+def write_values(values: Any, head: str, separator: str, tail: str) -> None:
+    """Writes a long sequence of small numbers to standard output a block at a time (50
+    million Grundy values as one string and one list of ints would take gigabytes), with a
+    head and a tail around them, then a newline.
+
+    >>> import numpy as np
+    >>> write_values(np.arange(5), "[", ", ", "]")
+    [0, 1, 2, 3, 4]
+    """
+    values = np.asarray(values)
+    top = int(values.max()) if values.size else 0
+    # small values (Grundy values are): their texts looked up, 5x faster than str() each
+    texts = np.array([str(v) for v in range(top + 1)], dtype=object) if top < 1 << 16 \
+        else None
+    with output_errors():
+        if sys.stdout is None:
+            raise StreamError("standard output is closed")
+        sys.stdout.write(head)
+        for start in range(0, len(values), VALUE_BLOCK):
+            block = values[start:start + VALUE_BLOCK]
+            words = texts[block].tolist() if texts is not None else map(str, block.tolist())
+            sys.stdout.write((separator if start else "") + separator.join(words))
+        sys.stdout.write(tail + "\n")
 
 
 @contextlib.contextmanager

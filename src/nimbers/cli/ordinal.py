@@ -7,6 +7,7 @@ import re
 from typing import Any, Sequence
 
 from .._digits import no_digit_limit
+from ..notation import NotationError, read_integer
 from .options import Commands, UsageError, parse_count, parse_int
 
 
@@ -71,9 +72,10 @@ def _ordinal_text(op: str, values: Sequence[str], ascii: bool) -> str:
         return x.ascii() if ascii else str(x)
 
     if op == "lenstra":
-        p = parse_int(values[0]) if values[0].strip().lstrip("-").isdigit() else None
-        if p is None:
-            raise UsageError(f"lenstra takes a prime, got {values[0]!r}")
+        try:
+            p = read_integer(values[0], signed=True)
+        except NotationError:
+            raise UsageError(f"lenstra takes a prime, got {values[0]!r}") from None
         qs = o.q_set(p)  # first: it checks that p is a prime in range
         lines = [f"f({p}) = {o.order_of_two(p) if p > 2 else 1}",
                  f"Q({p}) = {{{', '.join(str(q) for q in qs)}}}",

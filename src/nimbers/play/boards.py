@@ -189,7 +189,13 @@ class AcrosticPlay(_Board):
              "  0:4 3:4      or two coins in one column: the lower one is a head")
 
     def parse(self, text: str, heads: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        coins = sorted(self._typed_coins(text))
+        return self.turn(self._typed_coins(text), heads)
+
+    def turn(self, coins: Sequence[tuple[int, ...]], heads: list[tuple[int, ...]]
+             ) -> list[tuple[int, ...]]:
+        """The heads after turning these two coins (as data: the web page sends them), or
+        ValueError saying why that is not a legal move here."""
+        coins = sorted(tuple(c) for c in coins)
         if len(coins) != 2:
             raise ValueError(f"a move of {self.name} turns two coins, in one row or one column "
                              f"(e.g. '{self.example}'); got {len(coins)}")
@@ -198,7 +204,7 @@ class AcrosticPlay(_Board):
             raise ValueError(f"coins {r0}:{c0} and {r1}:{c1} are in neither one row nor one "
                              f"column: a move of {self.name} turns two coins of one row or of "
                              "one column")
-        head = coins[1]  # of two coins in a line, the later is the right or the lower one
+        head = (r1, c1)  # of two coins in a line, the later is the right or the lower one
         self._check_head(head, "right one" if r0 == r1 else "lower one", heads)
         if coins not in (sorted(m) for m in self.game.move_sets(head)):
             raise ValueError(f"{self.name} does not allow turning {r0}:{c0} and {r1}:{c1}")

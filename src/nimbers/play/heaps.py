@@ -72,7 +72,18 @@ class _HeapNotation(GamePlay):
         return f"{self.say(move, heaps)} ({typed})"
 
     def _ambiguous(self, heap: int, take: int) -> bool:
-        return len({left for k, left in self._heap_moves(heap) if k == take}) > 1
+        """Whether taking ``take`` from this heap may leave different heaps (then the move
+        is typed with what it leaves); stops at the second one, whatever the heap's size."""
+        seen: set[tuple[int, ...]] = set()
+        for left in self._leaving(heap, take):
+            seen.add(tuple(sorted(left)))
+            if len(seen) > 1:
+                return True
+        return False
+
+    def _leaving(self, heap: int, take: int) -> Iterable[tuple[int, ...]]:
+        """What a move taking ``take`` from this heap may leave (a subclass's rules)."""
+        return (left for k, left in self._heap_moves(heap) if k == take)
 
     def parse(self, text: str, heaps: list[int]) -> list[int]:
         return self.make(read_heap_move(text, self.word), heaps)
@@ -136,6 +147,10 @@ _HEAP_FORMS = """Moves ({w}s are numbered from 0, left to right):
   take 2 from {w} 1           or  1:2            take 2 {units} from {w} 1
   take 1 from {w} 0 leaving 1 and 3   or  0:1 -> 1 3   say what is left when it could differ
   0 -> 1 3                    {w} 0 becomes {w}s of 1 and 3 (the sizes left)"""
+#: the forms for games that never split a heap (Nim, subtraction games): no "leaving 1 and 3"
+_TAKE_FORMS = """Moves ({w}s are numbered from 0, left to right):
+  take 2 from {w} 1           or  1:2            take 2 {units} from {w} 1
+  0 -> 3                      {w} 0 is left with 3 {units} (the size left)"""
 _GRUNDY_FORMS = """Moves (heaps are numbered from 0, left to right):
   split heap 0 into 3 and 4   or  0 -> 3 4       two heaps of different sizes"""
 
@@ -154,10 +169,13 @@ class NimPlay(_HeapNotation):
 
     def __init__(self, misere: bool = False) -> None:
         super().__init__(Nim(), "Nim", misere)
-        self.forms = _HEAP_FORMS.format(w="pile", units="stones")
+        self.forms = _TAKE_FORMS.format(w="pile", units="stones")
 
     def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
         return [(k, (heap - k,) if heap > k else ()) for k in range(1, heap + 1)]
+
+    def _leaving(self, heap: int, take: int) -> Iterable[tuple[int, ...]]:
+        return [(heap - take,) if heap > take else ()]  # Nim never splits a pile
 
     def computer_move(self, piles: Any) -> tuple[Any, Any]:
         move = self.ruleset.winning_move(piles, misere=self.misere)
@@ -198,11 +216,17 @@ class HeapPlay(_HeapNotation):
         self.game = game
         if game.kind == "grundy":
             self.how = "A move splits one heap into two heaps of different sizes."
+        splits = game.rules is None or any(d & 12 for d in game.rules)
+        if not splits:
+            self.how = "A move takes tokens from one heap, as the rules allow."
         self.forms = _GRUNDY_FORMS if game.kind == "grundy" else \
-            _HEAP_FORMS.format(w="heap", units="tokens")
+            (_HEAP_FORMS if splits else _TAKE_FORMS).format(w="heap", units="tokens")
 
     def _heap_moves(self, heap: int) -> list[tuple[int, tuple[int, ...]]]:
         return [(k, tuple(sorted(left))) for k, left in self.game.heap_moves(heap)]
+
+    def _leaving(self, heap: int, take: int) -> Iterable[tuple[int, ...]]:
+        return self.game.heap_moves_taking(heap, take)
 
     def _apply(self, move: Any, heaps: Sequence[int]) -> list[int]:
         i, _, left = move

@@ -350,21 +350,34 @@ def turning_reply(spec: str, row: str) -> dict[str, Any]:
 
 # ---- Tartan products on a grid -------------------------------------------------------------
 
+Board = games.Tartan | games.AcrosticTwins
+
+
 @lru_cache(maxsize=64)
-def tartan_game(rows_game: str, cols_game: str) -> games.Tartan:
-    """The Tartan product of two coin-turning games of the catalogue; a board of the
-    catalogue (turning-corners, rugs, or "A x B") is given as rows_game with cols_game
-    empty."""
-    game = named.board_game(rows_game) if not cols_game else \
+def tartan_game(rows_game: str, cols_game: str) -> Board:
+    """A board of the catalogue (turning-corners, rugs, acrostic-twins or "A x B") given as
+    rows_game with cols_game empty, or the Tartan product of two coin-turning games."""
+    return named.board_game(rows_game) if not cols_game else \
         named.board_game(rows_game, cols_game)
-    if not isinstance(game, games.Tartan):
-        raise ValueError(f"{game.name} is played here on the command line only "
-                         "(nimbers play acrostic-twins): the board page plays Tartan products")
-    return game
 
 
-def _tartan_over(game: games.Tartan, heads: Sequence[tuple[int, ...]]) -> bool:
+def _acrostic(game: Board, heads: Sequence[tuple[int, ...]],
+              coins: Sequence[tuple[int, ...]] = ()) -> play.AcrosticPlay | None:
+    """Acrostic Twins' player, which checks and makes its moves (None for a Tartan
+    product, whose moves are checked here)."""
+    if not isinstance(game, games.AcrosticTwins):
+        return None
+    cells = list(heads) + list(coins)
+    shape = (max((c[0] for c in cells), default=0) + 1, max((c[1] for c in cells), default=0) + 1)
+    return play.AcrosticPlay(game, shape)
+
+
+def _tartan_over(game: Board, heads: Sequence[tuple[int, ...]]) -> bool:
     """No head has a move: in some direction its factor game has no move there."""
+    player = _acrostic(game, heads)
+    if player is not None:
+        return player.over(list(heads))
+    assert isinstance(game, games.Tartan)
     row_game, col_game = game.factors
     for a, b in heads:
         if next(row_game.move_sets(a), None) is not None and \
@@ -414,12 +427,18 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
         moves.append({"coins": [list(c) for c in coins], "text": _coins_text(coins),
                       "after": [list(c) for c in after],
                       "after_sum": str(game.nim_value(after))})
-    row_game, col_game = game.factors
-    why = (f"{game.name} = {row_game.name} × {col_game.name}: by the Tartan theorem a coin at "
-           "row a, column b is worth G_rows(a) ⊗ G_columns(b) (a nim-product; for Turning "
-           "Corners simply a ⊗ b), and the position is worth the nim-sum over the heads. A "
-           "winning move is found by nim division: it turns a product of a row move and a "
-           "column move whose value brings the total to 0.")
+    if isinstance(game, games.AcrosticTwins):
+        why = ("Acrostic Twins (Winning Ways ch. 14) turns two coins of one row or of one "
+               "column; a coin at row a, column b is worth a ⊕ b, and the position is worth "
+               "the nim-sum over the heads. A winning move turns a head and a coin of its row "
+               "or column whose value brings the total to 0.")
+    else:
+        row_game, col_game = game.factors
+        why = (f"{game.name} = {row_game.name} × {col_game.name}: by the Tartan theorem a coin "
+               "at row a, column b is worth G_rows(a) ⊗ G_columns(b) (a nim-product; for "
+               "Turning Corners simply a ⊗ b), and the position is worth the nim-sum over the "
+               "heads. A winning move is found by nim division: it turns a product of a row "
+               "move and a column move whose value brings the total to 0.")
     return {"grid": grid, "total": str(total), "losing": total == 0, "moves": moves,
             "head_values": [grid[a][b] for a, b in heads], "why": why, "name": game.name}
 
@@ -427,8 +446,13 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
 def tartan_move(rows_game: str, cols_game: str, heads: list[tuple[int, int]],
                 coins: list[tuple[int, int]]) -> dict[str, Any]:
     game = tartan_game(rows_game, cols_game)
-    _tartan_legal(game, heads, coins)
-    new = sorted(set(heads) ^ set(coins))
+    player = _acrostic(game, heads, coins)
+    if player is not None:
+        new = [(r, c) for r, c in player.turn(coins, list(heads))]
+    else:
+        assert isinstance(game, games.Tartan)
+        _tartan_legal(game, heads, coins)
+        new = sorted(set(heads) ^ set(coins))
     result = _finish([list(c) for c in new], _tartan_over(game, new), "human", True)
     result["text"] = _coins_text(list(coins))
     return result
@@ -439,7 +463,10 @@ def tartan_reply(rows_game: str, cols_game: str, heads: list[tuple[int, int]]) -
     if _tartan_over(game, heads):
         raise ValueError("the game is over: no move is left")
     move = game.winning_move(heads)
-    if move is None:  # a lost position: any legal move, at the last head that has one
+    player = _acrostic(game, heads)
+    if move is None and player is not None:
+        move, _ = player.computer_move(list(heads))
+    if move is None and isinstance(game, games.Tartan):  # lost: any move, at the last head
         row_game, col_game = game.factors
         for a, b in reversed(heads):
             r = next(row_game.move_sets(a), None)
@@ -466,7 +493,8 @@ def heap_sequence(spec: str, n: int, search: int) -> dict[str, Any]:
     found = game.period(max_n=max(search, n), progress=False)
     return {"name": game.name, "code": game.code, "values": values,
             "period": found.period, "preperiod": found.preperiod, "proven": found.proven,
-            "checked_up_to": found.checked_up_to, "text": str(found)}
+            "checked_up_to": found.checked_up_to, "repetitions": found.repetitions,
+            "text": str(found)}
 
 
 #: The closed forms of games.CLOSED_FORMS, in words (coins from 0).
@@ -494,7 +522,5 @@ def turning_sequence(spec: str, n: int) -> dict[str, Any]:
 def catalogue() -> dict[str, Any]:
     """The names the pages offer in their menus: the catalogue's, with an example of each
     written form."""
-    tartans = [n for n in named.names("board") if n != "acrostic-twins"]
-    return {"heap_games": named.names("heap") + list(named.FORMS["heap"][1]),
-            "turning_games": named.names("turning") + list(named.FORMS["turning"][1]),
-            "tartan_games": tartans + list(named.FORMS["board"][1])}
+    return {family + "_games": named.names(board) + list(named.FORMS[board][1])
+            for family, board in (("heap", "heap"), ("turning", "turning"), ("tartan", "board"))}

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..notation import NotationError, describe_bound, items, read_cells, read_integer
+from ..notation import (NotationError, describe_bound, items, read_cells, read_integer,
+                        read_row)
 
 __all__ = ["BadRequest", "nimber", "integer", "flag", "choice", "text", "int_list",
            "coin_row", "cells", "MAX_BITS", "MAX_DIGITS"]
@@ -142,8 +143,10 @@ def int_list(params: dict[str, Any], name: str, most: int, top: int, least: int 
 def coin_row(params: dict[str, Any], name: str, longest: int) -> str:
     """A row of coins: H (heads) and T (tails), coin 0 first."""
     v = text(params, name, longest=longest).strip().upper()
-    if not v or set(v) - {"H", "T"}:
-        raise BadRequest(f"{name}: a row of coins is a string of H and T, got {v!r}")
+    try:
+        read_row(v)
+    except NotationError as exc:
+        raise BadRequest(f"{name}: {exc}") from None
     return v
 
 

@@ -193,7 +193,8 @@ ENDPOINTS: list[Endpoint] = [
              "turning_reply", lambda q: {"spec": _game(q), "row": _row(q)}),
     Endpoint("/api/tartan/hint", "a Tartan product on a grid: every coin's value "
              "G_rows(a) ⊗ G_columns(b), the nim-sum over the heads, a winning move and why",
-             {"rows_game": "turning-corners or rugs (then no cols_game), or a 1-D game",
+             {"rows_game": "turning-corners, rugs, acrostic-twins or 'A x B' (then no "
+              "cols_game), or a 1-D game",
               "cols_game": "the 1-D game along the columns", "rows": f"1 to {MAX_GRID}",
               "cols": f"1 to {MAX_GRID}", "heads": "row:column cells, e.g. 2:3,3:3"},
              "/api/tartan/hint?rows_game=turning-corners&rows=4&cols=4&heads=2:3,3:3",

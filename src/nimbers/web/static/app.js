@@ -574,7 +574,7 @@ async function loadCatalogue() {
   const fill = (id, names) => $(id).replaceChildren(...names.map((n) => el("option", { value: n })));
   fill("heap-names", c.heap_games);
   fill("turning-names", c.turning_games);
-  fill("tartan-names", c.tartan_games.concat(["ruler x mocking-turtles"]));
+  fill("tartan-names", c.tartan_games);
 }
 
 // ---- sequences --------------------------------------------------------------------------
