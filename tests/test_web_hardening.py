@@ -57,7 +57,7 @@ def post(server, body: bytes, path="/api/calc"):
 # ---- bodies -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("body, message", [
-    (b'{"op": "mul", "a": ' + b"7" * 4301 + b', "b": 3}', "a:"),        # past int/str's limit
+    (b'{"op": "mul", "a": ' + b"7" * 20001 + b', "b": 3}', "a:"),       # past 65,536 bits
     (b'{"op": "mul", "a": -' + b"7" * 5000 + b', "b": 3}', "a:"),
     (b'{"op": "mul", "a": 5, "b": 11, "x": ' + b"[" * 1000 + b"]" * 1000 + b"}", "deep"),
     (b"[" * 30000 + b"]" * 30000, "deep"),                                 # inside 64 KiB
@@ -72,6 +72,12 @@ def test_hostile_bodies_are_a_400_with_a_message(server, body, message):
     status, data = post(server, body)
     assert status == 400, data
     assert message.lower() in data["error"].lower(), data
+
+
+def test_a_number_past_int_strs_limit_is_read_by_the_number_rule(server):
+    # 4,301 digits: past Python's int/str limit, within the calculator's 65,536 bits
+    status, data = post(server, b'{"op": "add", "a": ' + b"7" * 4301 + b', "b": 0}')
+    assert status == 200 and data["result"]["dec"] == "7" * 4301, data
 
 
 def test_a_deep_body_then_a_good_one_on_the_same_server(server):

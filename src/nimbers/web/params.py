@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..notation import (NotationError, describe_bound, items, read_cells, read_integer,
-                        read_row)
+from ..notation import (NotationError, clip, describe_bound, items, read_cells, read_integer,
+                        read_row, write_integer)
 
 __all__ = ["BadRequest", "nimber", "integer", "flag", "choice", "text", "int_list",
            "coin_row", "cells", "MAX_BITS", "MAX_DIGITS"]
@@ -51,9 +51,10 @@ def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = No
         raise BadRequest(f"{name}: expected an integer, got {value!r}")
     if isinstance(value, int):
         if value < 0 and not signed:
-            raise BadRequest(f"{name}: must be non-negative, got {value}")
+            raise BadRequest(f"{name}: must be non-negative, got {clip(write_integer(value))}")
         if most is not None and value > most:
-            raise BadRequest(f"{name}: at most {describe_bound(most)}, got {value}")
+            raise BadRequest(f"{name}: at most {describe_bound(most)}, got "
+                             f"{clip(write_integer(value))}")
         return value
     if not isinstance(value, str):
         raise BadRequest(f"{name}: expected an integer, got {type(value).__name__}")
@@ -68,9 +69,7 @@ def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = No
 
 def nimber(params: dict[str, Any], name: str, default: Any = ..., max_bits: int = MAX_BITS) -> int:
     """A non-negative integer (the notation's number rule) of at most max_bits bits."""
-    v = _parse_int(name, _get(params, name, default))
-    if v < 0:
-        raise BadRequest(f"{name}: must be non-negative, got {v}")
+    v = _parse_int(name, _get(params, name, default), signed=False)
     if v.bit_length() > max_bits:
         raise BadRequest(f"{name}: {v.bit_length()} bits is too large (at most {max_bits} bits)")
     return v
@@ -80,7 +79,8 @@ def integer(params: dict[str, Any], name: str, lo: int, hi: int, default: Any = 
     """An integer in [lo, hi]."""
     v = _parse_int(name, _get(params, name, default))
     if not lo <= v <= hi:
-        raise BadRequest(f"{name}: must be between {lo} and {hi}, got {v}")
+        raise BadRequest(f"{name}: must be between {describe_bound(lo)} and {describe_bound(hi)}, "
+                         f"got {clip(write_integer(v))}")
     return v
 
 
