@@ -16,7 +16,8 @@ import numpy
 from setuptools import Extension, setup
 
 # The C core in two tiers: csrc/core/ is plain C (no Python.h), csrc/python/ the bindings.
-CORE = ["kernel64.c", "tower.c", "linalg.c", "dlog.c", "heap.c", "turning.c", "quadratic.c"]
+CORE = ["kernel64.c", "tower.c", "linalg.c", "dlog.c", "heap.c", "turning.c", "quadratic.c",
+        "constant_gfni.c"]
 BINDINGS = ["module.c", "ints.c", "nimop.c", "ufuncs.c", "linalg.c", "logtable.c", "games.c",
             "signals.c", "quadratic.c"]
 SOURCES = ([os.path.join("csrc", "core", f) for f in CORE] +

@@ -9,11 +9,42 @@ import random
 import sys
 import time
 
-from nimbers import nim_pow
-from nimbers.field import nim_log, nim_order, primitive_element
+from nimbers import nim_mul, nim_pow
+from nimbers.field import nim_log, nim_order, primitive_element, solve_quadratic
+
+
+def quadratic_in_products(rounds=9):
+    """solve_quadratic on random 64-bit coefficients against one scalar nim_mul call, both per
+    call net of the loop: thread CPU time, medians of interleaved rounds (the machine is
+    shared)."""
+    rng = random.Random(29)
+    pairs = [(rng.getrandbits(64) | 1, rng.getrandbits(64)) for _ in range(2000)]
+
+    def loop(fn):
+        def run():
+            for a, b in pairs:
+                fn(a, b)
+        return run
+
+    def empty():
+        for a, b in pairs:
+            pass
+
+    fns = {"solve_quadratic": loop(solve_quadratic), "nim_mul": loop(nim_mul), "loop": empty}
+    times = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            t = time.thread_time()
+            fn()
+            times[name].append((time.thread_time() - t) / len(pairs))
+    med = {name: sorted(v)[len(v) // 2] for name, v in times.items()}
+    quad, mul = med["solve_quadratic"] - med["loop"], med["nim_mul"] - med["loop"]
+    print(f"solve_quadratic, random 64-bit b and c: {quad * 1e9:.0f} ns per call, "
+          f"nim_mul {mul * 1e9:.0f} ns -> {quad / mul:.1f} products")
 
 
 def main():
+    quadratic_in_products()
     rng = random.Random(1310)
     g = primitive_element(64)
     t = time.perf_counter()

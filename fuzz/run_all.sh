@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-4}
 runs=${2:-}
-for h in fuzz_scalar fuzz_arrays fuzz_linalg fuzz_games fuzz_cli fuzz_core fuzz_web; do
+for h in fuzz_scalar fuzz_arrays fuzz_linalg fuzz_games fuzz_cli fuzz_core fuzz_web fuzz_saved_state; do
     if [ -n "$runs" ]; then
         python3 "$h.py" -atheris_runs="$runs" -print_final_stats=1 2>&1 | tail -n 3
     else

@@ -199,3 +199,46 @@ def test_blocked_determinant_equals_plain_elimination(kernel, n):
     for matrix in (m, np.vstack([m[:-1], m[:1]])):  # the second is singular when n > 1
         _, _, plain = _core.row_reduce(matrix.reshape(n, n, 1).copy(), None)
         assert int(linalg.det(matrix)) == plain
+
+
+@pytest.mark.parametrize("n", [1, 7, 16384, 16385, 40000])
+def test_signed_64_bit_operands_take_the_array_kernel(kernel, n):
+    """int64 arrays (and a reduction's unsigned accumulator beside one) go through the array
+    kernel a chunk of 16384 at a time, each chunk checked first: the answers are the uint64
+    ones, a constant and a reduction included, and a negative entry in any chunk is named."""
+    rng = np.random.default_rng(n)
+    a, b = random_u64(rng, n) >> np.uint64(1), random_u64(rng, n) >> np.uint64(1)
+    ai, bi = a.astype(np.int64), b.astype(np.int64)
+    product = nim_mul(a, b)
+    for x, y in ((ai, bi), (a, bi), (ai, b), (ai[::-1][::-1], bi)):
+        assert (nim_mul(x, y) == product).all()
+    assert (nim_mul(ai, 0x1234567) == nim_mul(a, 0x1234567)).all()
+    assert nim_mul.reduce(ai) == nim_mul.reduce(a)
+    assert (nim_mul.accumulate(ai) == nim_mul.accumulate(a)).all()
+    assert (nim_mul(ai[::3], bi[::3]) == product[::3]).all()
+    bad = ai.copy()
+    bad[-1] = -5
+    for call in (lambda: nim_mul(bad, bi), lambda: nim_mul(b, bad), lambda: nim_mul.reduce(bad),
+                 lambda: nim_mul(bad, 3)):
+        with pytest.raises(ValueError, match="got -5"):
+            call()
+
+
+@pytest.mark.parametrize("c", [0, 1, 2, 3, 255, 256, 2**32, 2**63, 2**64 - 1, 0x1234567890ABCDEF])
+def test_constant_times_strided_and_in_place(kernel, c):
+    """A constant times an array is a linear map (tables; GFNI byte products under vpclmul
+    where the CPU has them): contiguous, strided, reversed and in place, every tail length."""
+    rng = np.random.default_rng(c % 1000)
+    b = random_u64(rng, 1203)
+    expect = np.array([fermat_mul(c, int(x)) for x in b], dtype=np.uint64)
+    cu = np.uint64(c)
+    for n in (384, 385, 386, 387, 1203):
+        assert (nim_mul(b[:n], cu) == expect[:n]).all()
+    assert (nim_mul(cu, b[::3]) == expect[::3]).all()
+    assert (nim_mul(b[::-1], cu) == expect[::-1]).all()
+    inplace = b.copy()
+    nim_mul(inplace, cu, out=inplace)
+    assert (inplace == expect).all()
+    out = np.zeros(2 * len(b), dtype=np.uint64)
+    nim_mul(b, cu, out=out[::2])
+    assert (out[::2] == expect).all() and not out[1::2].any()

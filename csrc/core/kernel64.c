@@ -247,6 +247,7 @@ void nk_init(void)
     clmul_ok = 0;
 #endif
     nk_kernel = vpclmul_ok ? NK_VPCLMUL : clmul_ok ? NK_CLMUL : NK_PORTABLE;
+    nk_gfni_init(vpclmul_ok);
 }
 
 int nk_kernel_available(int kernel)
@@ -614,8 +615,20 @@ NK_CLMUL_FN static void mul_block(const u64 *a, ptrdiff_t sa, const u64 *b, ptrd
     } while (0)
 #endif
 
+/* The GFNI path (constant_gfni.c) where the vpclmul kernel runs on a CPU with GFNI, for a
+ * contiguous output: an outer product's columns (an output stride of a row) keep the tables,
+ * whose two-columns-a-pass loop is faster there (2.2 against 4.0 ns a product, 10^5 x 10). */
+static int constant_by_gfni(ptrdiff_t so)
+{
+    return so == (ptrdiff_t)sizeof(u64) && nk_kernel == NK_VPCLMUL && nk_gfni_available();
+}
+
 static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n)
 {
+    if (constant_by_gfni(so)) {
+        nk_mul_constant_gfni(c, b, sb, o, so, n);
+        return;
+    }
     NK_ALIGN64 nk_lintab t;
     constant_tables(c, t);
     for (size_t i = 0; i < n; i++) {
@@ -632,6 +645,11 @@ static void mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so
 static void mul_constant2(u64 c0, u64 c1, const u64 *b, ptrdiff_t sb, u64 *o0, u64 *o1,
                           ptrdiff_t so, size_t n)
 {
+    if (constant_by_gfni(so)) { /* the line b stays in L1 for the second pass */
+        nk_mul_constant_gfni(c0, b, sb, o0, so, n);
+        nk_mul_constant_gfni(c1, b, sb, o1, so, n);
+        return;
+    }
     NK_ALIGN64 nk_lintab t0, t1;
     constant_tables(c0, t0);
     constant_tables(c1, t1);

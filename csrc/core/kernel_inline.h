@@ -54,6 +54,12 @@ int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
 #define NK_CLMUL_FN
 #endif
 
+/* constant_gfni.c: c (x) b[i] over an array by GFNI byte products, for the vpclmul kernel on
+ * CPUs with GFNI (nk_gfni_init, at the end of nk_init, checks the CPU). */
+void nk_gfni_init(int vpclmul_ok);
+int nk_gfni_available(void);
+void nk_mul_constant_gfni(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n);
+
 /* Whether kernel k works in the polynomial basis (the carry-less ones) or the nim basis. */
 #define NK_POLY(k) ((k) != NK_PORTABLE)
 

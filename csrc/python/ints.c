@@ -132,7 +132,7 @@ static size_t limbs_for_bytes(Py_ssize_t nbytes)
 int nb_parse(PyObject *o, nim_arg *out)
 {
     if (!PyLong_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "nimbers are non-negative integers, not %.100s",
+        PyErr_Format(PyExc_TypeError, "nim arithmetic takes integers, not %.100s",
                      Py_TYPE(o)->tp_name);
         return -1;
     }

@@ -231,6 +231,60 @@ static int mul_uu64_blocked(LOOP_PARAMS)
     return 0;
 }
 
+/* Products with a signed 64-bit operand (int64 arrays, and the unsigned accumulator of a
+ * reduction over one) go through the same array kernel, a chunk at a time: each chunk's
+ * signed operands are checked first (a cheap pass while the chunk sits in cache), so a
+ * broadcast constant becomes a linear map and the rest goes in blocks, as for uint64; a chunk
+ * holding a negative entry goes to the element loop, which names it. */
+#define SIGNED_CHUNK 16384
+
+static int any_negative(const char *p, npy_intp step, npy_intp n)
+{
+    if (step == 0)
+        n = n > 0 ? 1 : 0;
+    npy_int64 acc = 0;
+    if (step == (npy_intp)sizeof(npy_int64)) {
+        const npy_int64 *v = (const npy_int64 *)p;
+        for (npy_intp i = 0; i < n; i++)
+            acc |= v[i];
+    } else {
+        for (npy_intp i = 0; i < n; i++)
+            acc |= *(const npy_int64 *)(p + i * step);
+    }
+    return acc < 0;
+}
+
+static int mul_signed64_blocked(LOOP_PARAMS, int check_a, int check_b,
+                                PyArrayMethod_StridedLoop *element_loop)
+{
+    for (npy_intp start = 0; start < dims[0]; start += SIGNED_CHUNK) {
+        npy_intp len = dims[0] - start < SIGNED_CHUNK ? dims[0] - start : SIGNED_CHUNK;
+        char *chunk[3] = {data[0] + start * steps[0], data[1] + start * steps[1],
+                          data[2] + start * steps[2]};
+        if ((check_a && any_negative(chunk[0], steps[0], len)) ||
+            (check_b && any_negative(chunk[1], steps[1], len)))
+            return element_loop(context, chunk, &len, steps, aux);
+        nk_mul_strided((const u64 *)chunk[0], steps[0], (const u64 *)chunk[1], steps[1],
+                       (u64 *)chunk[2], steps[2], (size_t)len);
+    }
+    return 0;
+}
+
+static int mul_ii64_blocked(LOOP_PARAMS)
+{
+    return mul_signed64_blocked(context, data, dims, steps, aux, 1, 1, mul_ii64);
+}
+
+static int mul_ui64_blocked(LOOP_PARAMS)
+{
+    return mul_signed64_blocked(context, data, dims, steps, aux, 0, 1, mul_ui64);
+}
+
+static int mul_iu64_blocked(LOOP_PARAMS)
+{
+    return mul_signed64_blocked(context, data, dims, steps, aux, 1, 0, mul_iu64);
+}
+
 /* The subfields GF(2^8) and GF(2^16) multiply by tables. */
 static int mul_uu8_table(LOOP_PARAMS)
 {
@@ -284,6 +338,27 @@ static int store_object(char *o, PyObject *r)
     return 0;
 }
 
+/* An element of an object array as the core reads it: a numpy integer or bool scalar is
+ * the int it holds (as nim_mul(np.uint8(3), 3) reads it), anything else itself (a Python
+ * int, a Nimber, or what nb_element then refuses).  A new reference, NULL on error. */
+static PyObject *object_element(PyObject *o)
+{
+    if (PyArray_IsScalar(o, Integer))
+        return PyNumber_Index(o);
+    if (PyArray_IsScalar(o, Bool))
+        return PyLong_FromLong(PyObject_IsTrue(o));
+    return Py_NewRef(o);
+}
+
+static PyObject *object_result(nim_op op, PyObject *x, PyObject *y)
+{
+    PyObject *a = object_element(x), *b = y && a ? object_element(y) : NULL;
+    PyObject *r = a && (b || !y) ? nb_element(op, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return r;
+}
+
 #define OBJECT_LOOPS(OP, NAME)                                                                 \
     static int NAME##_object(LOOP_PARAMS)                                                      \
     {                                                                                          \
@@ -297,7 +372,7 @@ static int store_object(char *o, PyObject *r)
                 PyErr_SetString(PyExc_TypeError, "nimbers are non-negative integers, not NULL"); \
                 return -1;                                                                     \
             }                                                                                  \
-            if (store_object(o, nb_element(OP, x, y)) < 0)                                     \
+            if (store_object(o, object_result(OP, x, y)) < 0)                                  \
                 return -1;                                                                     \
         }                                                                                      \
         return 0;                                                                              \
@@ -456,6 +531,8 @@ static int add_binary_loops(PyObject *ufunc, nim_op op, int which)
             if (op == OP_MUL && p == 0)
                 loop = size == 1 ? mul_uu8_table : size == 2 ? mul_uu16_table
                        : size == 8 ? mul_uu64_blocked : loop;
+            if (op == OP_MUL && p > 0 && size == 8)
+                loop = p == 1 ? mul_ii64_blocked : p == 2 ? mul_ui64_blocked : mul_iu64_blocked;
             if (op == OP_DIV && p == 0 && size == 8)
                 loop = div_uu64_batch;
             loop_fn *contiguous = op == OP_ADD ? w->add_contiguous[p] : NULL;
@@ -625,6 +702,33 @@ static int promote_object(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
     return 0;
 }
 
+/* A float or complex operand has no loop: say so in the words of the rest of nimbers
+ * (numpy's own message would name DType classes and the loops it did not find). */
+static int refuse_inexact(PyObject *ufunc, PyArray_DTypeMeta *const op_dtypes[],
+                          PyArray_DTypeMeta *const signature[], PyArray_DTypeMeta *new_op_dtypes[])
+{
+    (void)signature;
+    (void)new_op_dtypes;
+    int nin = ((PyUFuncObject *)ufunc)->nin;
+    for (int i = 0; i < nin; i++) {
+        PyArray_DTypeMeta *d = op_dtypes[i];
+        if (d && (PyObject_IsSubclass((PyObject *)d, (PyObject *)&PyArray_FloatAbstractDType) > 0 ||
+                  PyObject_IsSubclass((PyObject *)d, (PyObject *)&PyArray_ComplexAbstractDType) > 0)) {
+            PyObject *name = d->singleton ? PyObject_Str((PyObject *)d->singleton) : NULL;
+            if (name) {
+                PyErr_Format(PyExc_TypeError, "nim arithmetic takes integers, not %U", name);
+                Py_DECREF(name);
+            } else {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "nim arithmetic takes integers, not floats");
+            }
+            return -1;
+        }
+    }
+    PyErr_SetString(PyExc_TypeError, "nim arithmetic takes integers");
+    return -1;
+}
+
 static int add_promoter(PyObject *ufunc, PyArray_DTypeMeta **dtypes, int n, void *fn)
 {
     PyObject *tuple = PyTuple_New(n);
@@ -642,10 +746,42 @@ static int add_promoter(PyObject *ufunc, PyArray_DTypeMeta **dtypes, int n, void
     return status;
 }
 
+/* The refusals of float and complex operands: beside anything, and (so that no two
+ * promoters match a call equally well) beside each other and beside objects. */
+static int add_refusals(PyObject *ufunc, int nin)
+{
+    PyArray_DTypeMeta *inexact[2] = {&PyArray_FloatAbstractDType, &PyArray_ComplexAbstractDType};
+    /* numpy compares a call's candidates in the order they were registered: the most
+     * specific pairs first, "beside anything" (NULL) last */
+    PyArray_DTypeMeta *others[3] = {dtype_of(NPY_OBJECT), NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        if (nin == 1) {
+            PyArray_DTypeMeta *dtypes[2] = {inexact[k], NULL};
+            if (add_promoter(ufunc, dtypes, 2, (void *)refuse_inexact) < 0)
+                return -1;
+            continue;
+        }
+        others[1] = k == 0 ? inexact[1] : NULL; /* float beside complex: registered once */
+        for (int j = -1; j < 3; j++) {
+            if (j == 1 && !others[1])
+                continue;
+            PyArray_DTypeMeta *beside = j < 0 ? inexact[k] : others[j];
+            PyArray_DTypeMeta *left[3] = {inexact[k], beside, NULL};
+            PyArray_DTypeMeta *right[3] = {beside, inexact[k], NULL};
+            if (add_promoter(ufunc, left, 3, (void *)refuse_inexact) < 0 ||
+                (beside != inexact[k] && add_promoter(ufunc, right, 3, (void *)refuse_inexact) < 0))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static int add_promoters(PyObject *ufunc, nim_op op)
 {
     PyArray_DTypeMeta *anyint = &PyArray_IntAbstractDType, *o = dtype_of(NPY_OBJECT);
     PyArray_DTypeMeta *b = dtype_of(NPY_BOOL);
+    if (add_refusals(ufunc, nim_op_arity[op]) < 0)
+        return -1;
     if (nim_op_arity[op] == 1) {
         PyArray_DTypeMeta *obj[2] = {o, NULL}, *boolean[2] = {b, NULL};
         if (add_promoter(ufunc, obj, 2, (void *)promote_object) < 0 ||

@@ -135,7 +135,7 @@ def _check_int(x: int) -> int:
 
 def _not_an_integer(x: Any) -> TypeError:
     kind = x.dtype if isinstance(x, np.ndarray) else type(x).__name__
-    return TypeError(f"nimbers are non-negative integers, not {kind}")
+    return TypeError(f"nim arithmetic takes integers, not {kind}")
 
 
 def _int_operand(x: int) -> Any:

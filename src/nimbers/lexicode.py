@@ -142,7 +142,6 @@ def lexicode(n: int, d: int, base: int = 2, method: str = "game") -> Lexicode:
     (16, 16)
     """
     n, d, base = _check(n, d, base)
-    _check_code_size(n, d, base)
     if method == "greedy":
         words = _greedy(n, d, base)
     elif method == "game":
@@ -276,6 +275,7 @@ def _check_reach(reach: list[set[int]], row: list[int], n: int, d: int) -> None:
 
 
 def _by_game(n: int, d: int, base: int) -> np.ndarray:
+    _check_code_size(n, d, base)  # (the greedy method looks at fewer words than it may list)
     values = digit_values(n, d, base)
     m = base.bit_length() - 1  # bits per digit
     # the value map is GF(2)-linear in the bits of the word: find its kernel

@@ -33,7 +33,11 @@ def game_commands(commands: Commands) -> None:
     p.add_argument("count", type=parse_count, nargs="?", default=30,
                    help="how many Grundy values to compute, for heaps 0 .. count-1 (default 30)")
     p.add_argument("--period", action="store_true",
-                   help="also find the period (proved by the octal periodicity theorem)")
+                   help="also find the period (proved by the octal periodicity theorem), "
+                        "searching up to count values or 2^20 (2^11 with three-heap splits), "
+                        "whichever is more, or up to --max-n")
+    p.add_argument("--max-n", type=parse_count, metavar="N",
+                   help="with --period: how many values the period search may compute")
     p.add_argument("--stats", action="store_true",
                    help="print statistics instead of the values: the largest value, the rare "
                         "mask and the rare heap sizes with their values")
@@ -107,9 +111,10 @@ def _nim(args: argparse.Namespace) -> str:
 def _heap(args: argparse.Namespace) -> str | None:
     from ..games.catalogue import heap_game
     from ..games.heap import HeapGame
-    if args.resume:
+    if args.resume is not None:
         game = HeapGame.load(args.resume)
-        if game.code != heap_game(args.code).code:
+        asked = heap_game(args.code)
+        if (game.code, game.rules, game.kind) != (asked.code, asked.rules, asked.kind):
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game(args.code)
@@ -121,12 +126,13 @@ def _heap(args: argparse.Namespace) -> str | None:
         return _misere_heap_values(game, args.count, args.genus, args.json)
     values = game.nim_values(args.count)
     stats = game.stats(args.count) if args.stats else None
-    period = game.period() if args.period else None
-    if args.save:
+    period = game.period(max_n=_period_search(game, args)) if args.period else None
+    if args.save is not None:
         game.save(args.save)
     found = None if period is None else {
         "period": period.period, "preperiod": period.preperiod, "proven": period.proven,
-        "checked_up_to": period.checked_up_to}
+        "checked_up_to": period.checked_up_to, "repetitions": period.repetitions,
+        "text": str(period)}
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
         if stats is not None:
@@ -142,6 +148,15 @@ def _heap(args: argparse.Namespace) -> str | None:
         return str(stats) + ("" if period is None else f"\n{period}")
     write_values(values, "", " ", "" if period is None else f"\n{period}")
     return None
+
+
+def _period_search(game: Any, args: argparse.Namespace) -> int:
+    """How far ``heap --period`` searches: --max-n, else the values asked for or the
+    library's default (2^20; 2^11 with three-heap splits, n^2 work a heap), whichever is more."""
+    if args.max_n is not None:
+        return int(args.max_n)
+    default = 1 << 11 if any(d & 8 for d in game.rules or ()) else 1 << 20
+    return max(int(args.count), default)
 
 
 def _heap_position(game: Any, text: str, misere: bool) -> tuple[Any, Any]:

@@ -202,7 +202,7 @@ class Ordinal:
             raise ZeroDivisionError("the nim-inverse of 0 does not exist")
         if self.is_finite:
             return Ordinal(nim_inv(int(self)))
-        field = _field_of([self])
+        field = _field_of([self], "inverse")
         return field.ordinal(field.tower.inverse(field.dense(self)))
 
     def __truediv__(self, other: Any) -> Ordinal:
@@ -229,10 +229,12 @@ class Ordinal:
             return self
         if self.is_finite:
             return Ordinal(nim_pow(int(self), k))
-        field = _field_of([self])
         if k & (k - 1) == 0:  # x^(2^j): the Frobenius map, no multiplication at all
+            field = _field_of([self], "Frobenius map")
             return field.ordinal(field.tower.frobenius(field.dense(self), k.bit_length() - 1))
+        field = _field_of([self])
         k %= (1 << field.tower.degree) - 1  # the order of the multiplicative group
+        field.check_work("power", products=k.bit_length())
         return field.ordinal(field.tower.pow(field.dense(self), k))
 
     def square(self) -> Ordinal:
@@ -247,7 +249,7 @@ class Ordinal:
         """
         if self.is_finite:
             return Ordinal(nim_sqrt(int(self)))
-        field = _field_of([self])
+        field = _field_of([self], "Frobenius map")
         return field.ordinal(field.tower.sqrt(field.dense(self)))
 
     def degree(self) -> int:
@@ -259,7 +261,7 @@ class Ordinal:
         """
         if not self or self == 1:
             return 1
-        field = _field_of([self])
+        field = _field_of([self], "degree")
         return field.tower.element_degree(field.dense(self))
 
     def minimal_polynomial(self) -> list[int]:
@@ -269,7 +271,7 @@ class Ordinal:
         >>> Ordinal("ω").minimal_polynomial()   # ω^6 + ω^3 + 1 = 3 + 2 + 1 = 0
         [1, 0, 0, 1, 0, 0, 1]
         """
-        field = _field_of([self])
+        field = _field_of([self], "minimal polynomial")
         return field.minimal_polynomial(self)
 
     def conjugates(self) -> list[Ordinal]:
@@ -278,7 +280,7 @@ class Ordinal:
         >>> [str(c) for c in Ordinal("ω").conjugates()]
         ['ω', 'ω^2', 'ω·2', 'ω^2·3', 'ω·3', 'ω^2·2']
         """
-        field = _field_of([self])
+        field = _field_of([self], "conjugates")
         a = field.dense(self)
         out = [self]
         for _ in range(1, self.degree()):
@@ -327,11 +329,15 @@ def _alpha_terms(j: int) -> dict[Exponent, int]:
     return _alpha_source(j)
 
 
-def _field_of(xs: Iterable[Ordinal]) -> _Field:
-    """The smallest field of the tower (dense arithmetic) holding the ordinals."""
+def _field_of(xs: Iterable[Ordinal], work: str | None = None) -> _Field:
+    """The smallest field of the tower (dense arithmetic) holding the ordinals, with the
+    work to be done there checked against the time cap (:meth:`_Field.check_work`)."""
     if _field_source is None:
         raise RuntimeError("nimbers.ordinal.fields was not imported")
-    return _field_source(xs)
+    field = _field_source(xs)
+    if work is not None:
+        field.check_work(work)
+    return field
 
 
 @lru_cache(maxsize=1 << 16)

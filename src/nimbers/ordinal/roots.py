@@ -33,11 +33,15 @@ def solve_artin_schreier(a: Any) -> list[Ordinal]:
     """
     a = Ordinal(a)
     field = _Field.of([a])
-    for f in (field, field.extended(2)):
-        root = _linear_solve_as(f, a)
-        if root is not None:
-            return sorted([root, root + 1])
-    raise AssertionError("x^2 + x = a has a root in the quadratic extension")
+    field.check_work("Artin-Schreier")
+    root = _linear_solve_as(field, a)
+    if root is None:  # a has trace 1 in its field: the roots lie in the quadratic extension
+        field = field.extended(2)
+        field.check_work("Artin-Schreier")
+        root = _linear_solve_as(field, a)
+    if root is None:
+        raise AssertionError("x^2 + x = a has a root in the quadratic extension")
+    return sorted([root, root + 1])
 
 
 def _linear_solve_as(field: _Field, a: Ordinal) -> Ordinal | None:
@@ -92,6 +96,7 @@ def roots(coefficients: Sequence[Any], seed: int = 0) -> list[Ordinal]:
         raise ValueError("a polynomial of degree at least 1 is needed (highest degree first)")
     n = len(coeffs) - 1
     field = _Field.of(coeffs).extended(lcm(*range(1, n + 1)))
+    field.check_work("roots", products=n * n)
     ring = _PolyRing(field.tower, np.random.default_rng(seed))
     poly = ring.monic([field.dense(c) for c in reversed(coeffs)])
     found = ring.split(ring.squarefree(poly))

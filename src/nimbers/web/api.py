@@ -493,7 +493,8 @@ def heap_sequence(spec: str, n: int, search: int) -> dict[str, Any]:
     found = game.period(max_n=max(search, n), progress=False)
     return {"name": game.name, "code": game.code, "values": values,
             "period": found.period, "preperiod": found.preperiod, "proven": found.proven,
-            "checked_up_to": found.checked_up_to, "text": str(found)}
+            "checked_up_to": found.checked_up_to, "repetitions": found.repetitions,
+            "text": str(found)}
 
 
 #: The closed forms of games.CLOSED_FORMS, in words (coins from 0).

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..notation import (NotationError, clip, describe_bound, items, read_cells, read_integer,
-                        read_row, write_integer)
+from ..notation import (NotationError, describe_bound, items, read_cells, read_integer,
+                        read_row)
 
 __all__ = ["BadRequest", "nimber", "integer", "flag", "choice", "text", "int_list",
            "coin_row", "cells", "MAX_BITS", "MAX_DIGITS"]
@@ -44,6 +44,12 @@ def _get(params: dict[str, Any], name: str, default: Any = ...) -> Any:
     return params[name]
 
 
+def _shown(v: int) -> str:
+    """An integer as a message shows it: its digits when short, else its size (str() of an
+    int past 4300 digits raises ValueError, and such digits would bury the message)."""
+    return str(v) if v.bit_length() < 256 else f"{'-' * (v < 0)}(a {v.bit_length()}-bit number)"
+
+
 def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = None) -> int:
     """An integer sent as JSON or typed by the notation's number rule; ``signed`` False and
     ``most`` bound it, with the notation's own messages."""
@@ -51,10 +57,9 @@ def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = No
         raise BadRequest(f"{name}: expected an integer, got {value!r}")
     if isinstance(value, int):
         if value < 0 and not signed:
-            raise BadRequest(f"{name}: must be non-negative, got {clip(write_integer(value))}")
+            raise BadRequest(f"{name}: must be non-negative, got {_shown(value)}")
         if most is not None and value > most:
-            raise BadRequest(f"{name}: at most {describe_bound(most)}, got "
-                             f"{clip(write_integer(value))}")
+            raise BadRequest(f"{name}: at most {describe_bound(most)}, got {_shown(value)}")
         return value
     if not isinstance(value, str):
         raise BadRequest(f"{name}: expected an integer, got {type(value).__name__}")
@@ -69,7 +74,9 @@ def _parse_int(name: str, value: Any, signed: bool = True, most: int | None = No
 
 def nimber(params: dict[str, Any], name: str, default: Any = ..., max_bits: int = MAX_BITS) -> int:
     """A non-negative integer (the notation's number rule) of at most max_bits bits."""
-    v = _parse_int(name, _get(params, name, default), signed=False)
+    v = _parse_int(name, _get(params, name, default))
+    if v < 0:
+        raise BadRequest(f"{name}: must be non-negative, got {_shown(v)}")
     if v.bit_length() > max_bits:
         raise BadRequest(f"{name}: {v.bit_length()} bits is too large (at most {max_bits} bits)")
     return v
@@ -79,8 +86,7 @@ def integer(params: dict[str, Any], name: str, lo: int, hi: int, default: Any = 
     """An integer in [lo, hi]."""
     v = _parse_int(name, _get(params, name, default))
     if not lo <= v <= hi:
-        raise BadRequest(f"{name}: must be between {describe_bound(lo)} and {describe_bound(hi)}, "
-                         f"got {clip(write_integer(v))}")
+        raise BadRequest(f"{name}: must be between {lo} and {hi}, got {_shown(v)}")
     return v
 
 

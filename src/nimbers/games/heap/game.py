@@ -298,8 +298,10 @@ class HeapGame(HeapRules, HeapMisere):
 
         Raises
         ------
+        ValueError
+            An empty name, or one of an existing directory or device.
         OSError
-            The files cannot be written.
+            The files cannot be written (each is written whole or not at all).
 
         >>> import tempfile, os
         >>> from nimbers.games.heap import octal_game
@@ -316,7 +318,9 @@ class HeapGame(HeapRules, HeapMisere):
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> HeapGame:
         """The game saved by save(path), its values restored: computing more resumes where
-        the saved run stopped."""
+        the saved run stopped.  What is read is checked first (see :mod:`.storage`): a file
+        that is not a save of nimbers, or whose values or period break the rules, raises
+        ValueError."""
         store, code = load_values(os.fspath(path))
         game = cls(store.name, store.rules, store.kind, code)
         game._values = store

@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 __all__ = ["Periodicity", "GUY_SMITH", "WINDOW", "proof_rule", "proof", "arithmetic_period",
-           "ProofRule"]
+           "ProofRule", "APPARENT_SHARE", "offered"]
 
 GUY_SMITH = "the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)"
 WINDOW = "the window argument for subtraction games"
@@ -50,6 +50,24 @@ class Periodicity:
     checked_up_to: int
     theorem: str | None = None
     saltus: int = 0
+    #: with no period offered: a repetition (period, pre-period) seen in the last values, too
+    #: short to offer (see :data:`APPARENT_SHARE`)
+    glimpse: tuple[int, int] | None = None
+
+    @property
+    def span(self) -> int | None:
+        """How many of the values looked at the period covers: g(preperiod) ..
+        g(checked_up_to - 1)."""
+        if self.period is None or self.preperiod is None:
+            return None
+        return self.checked_up_to - self.preperiod
+
+    @property
+    def repetitions(self) -> float | None:
+        """How many times the period repeats in those values (the evidence of an apparent
+        period)."""
+        span = self.span
+        return None if span is None or self.period is None else span / self.period
 
     def __repr__(self) -> str:
         saltus = f", saltus={self.saltus}" if self.saltus else ""
@@ -57,17 +75,42 @@ class Periodicity:
                 f"proven={self.proven}, checked_up_to=...)")
 
     def __str__(self) -> str:
+        n = self.checked_up_to
         if self.period is None:
-            return f"no period found up to n = {self.checked_up_to}"
-        if self.saltus:
-            return (f"arithmetic period {self.period} with saltus {self.saltus} "
-                    f"(g(n + {self.period}) = g(n) + {self.saltus}), pre-period "
-                    f"{self.preperiod} (not proven up to n = {self.checked_up_to})")
+            if self.glimpse is None:
+                return f"no period found up to n = {n}"
+            p, n0 = self.glimpse
+            return (f"no period found up to n = {n} (period {p} repeats in the last "
+                    f"{n - n0:,} values only, too few to offer)")
         if self.proven:
             return (f"period {self.period}, pre-period {self.preperiod} (proven) by "
-                    f"{self.theorem}, from {self.checked_up_to} values")
-        return (f"period {self.period}, pre-period {self.preperiod} "
-                f"(not proven up to n = {self.checked_up_to})")
+                    f"{self.theorem}, from {n} values")
+        shape = (f"arithmetic period {self.period} with saltus {self.saltus} "
+                 f"(g(n + {self.period}) = g(n) + {self.saltus})" if self.saltus else
+                 f"period {self.period}")
+        return f"{shape}, pre-period {self.preperiod} (not proven up to n = {n}: {self.evidence()})"
+
+    def evidence(self) -> str:
+        """What an apparent period rests on: how many repetitions over which values."""
+        span, reps = self.span, self.repetitions
+        if span is None or reps is None:
+            return "no period"
+        times = f"{reps:.1f}" if reps < 10 else f"{int(reps):,}"
+        return (f"it repeats {times} times over g({self.preperiod}) .. "
+                f"g({self.checked_up_to - 1}), {span:,} of the {self.checked_up_to:,} values")
+
+
+#: An apparent (unproven) period is offered only when it covers at least 1 / APPARENT_SHARE of
+#: the values looked at (and repeats at least 3 times): a repetition in the last few values of
+#: a long run is what any sequence shows somewhere (0.16 repeats period 3 in its last 41
+#: values up to 65536; its true period is 149459).
+APPARENT_SHARE = 4
+
+
+def offered(found: tuple[int, int], n: int) -> bool:
+    """Whether a period (p, n0) seen in g(0..n-1) has the evidence to be offered."""
+    p, n0 = found
+    return (n - n0) * APPARENT_SHARE >= n and n - n0 >= 3 * p
 
 
 def max_removal(rules: Sequence[int] | None) -> int | None:

@@ -25,7 +25,7 @@ import numpy as np
 from ... import _core
 from ..._progress import Progress
 from ._args import check_memory, count, heap_size
-from .periodicity import Periodicity, ProofRule, arithmetic_period, proof, proof_rule
+from .periodicity import Periodicity, ProofRule, arithmetic_period, offered, proof, proof_rule
 
 __all__ = ["HeapValues", "METHODS"]
 
@@ -225,13 +225,13 @@ class HeapValues:
     def _apparent(self, seen: tuple[int, int] | None, n: int) -> Periodicity:
         """What the first n values show, not proven: a period seen twice in the tail, or an
         arithmetic period (three-heap splits), or none."""
-        if seen is not None:
+        if seen is not None and offered(seen, n):
             return Periodicity(seen[0], seen[1], False, n)
         if self.three_heap_splits:
             arithmetic = arithmetic_period(self.g[:n])
             if arithmetic is not None:
                 return Periodicity(arithmetic[0], arithmetic[1], False, n, saltus=arithmetic[2])
-        return Periodicity(None, None, False, n)
+        return Periodicity(None, None, False, n, glimpse=seen)
 
 
 def _engine_mask(method: str, mask: int | None) -> int:
