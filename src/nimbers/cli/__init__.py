@@ -7,6 +7,7 @@ pip's ``_internal/commands`` holds one per command.
 - :mod:`.arith` (mul, add, div, pow, inv, sqrt), :mod:`.tables` (table, explain),
   :mod:`.linalg` (det, rank, solve), :mod:`.field` (log, order, minpoly, solve-quadratic),
   :mod:`.ordinal` (ordinal, lexicode), :mod:`.games` (nim, heap, turning, tartan),
+  :mod:`.census` (census),
   :mod:`.play` (play), :mod:`.serve` (serve).
 
 Each command parses its own arguments, options and operands in any order

@@ -15,7 +15,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from .. import _startup
-from . import arith, field, games, linalg, ordinal, play, serve, tables
+from . import arith, census, field, games, linalg, ordinal, play, serve, tables
 from .options import (Commands, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXIT_USAGE, NUMBERING,
                       Parser, StreamError, UsageError, output_errors, say, write_out)
 
@@ -25,8 +25,8 @@ from .options import (Commands, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXI
 #: The command groups, each declaring its commands, in the order the help lists them.
 GROUPS: tuple[Callable[[Commands], None], ...] = (
     arith.arithmetic_commands, tables.table_commands, linalg.linalg_commands,
-    field.field_commands, ordinal.ordinal_commands, games.game_commands, play.play_commands,
-    serve.web_commands)
+    field.field_commands, ordinal.ordinal_commands, games.game_commands,
+    census.census_commands, play.play_commands, serve.web_commands)
 
 
 def _version() -> str:

@@ -56,6 +56,8 @@ def game_commands(commands: Commands) -> None:
                    help="with --misere: also the genus g^γ0γ1... of each heap (Winning Ways "
                         "ch. 13; searched, seconds beyond 20 heaps: e.g. nimbers heap kayles 12 "
                         "--misere --genus)")
+    from ..games.quotient.command import add_arguments as quotient_arguments
+    quotient_arguments(p)
     json_option(p)
 
     p = commands.add("turning", "values and winning moves of a coin-turning game",
@@ -118,6 +120,12 @@ def _heap(args: argparse.Namespace) -> str | None:
             raise UsageError(f"{args.resume} holds {game.code}, not {args.code}")
     else:
         game = heap_game(args.code)
+    if args.quotient is not None:
+        from ..games.quotient.command import run as quotient_report
+        try:
+            return quotient_report(game, args)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     if args.heaps is not None:
         return _position_report(_heap_position(game, args.heaps, args.misere), args.json)
     if args.genus and not args.misere:

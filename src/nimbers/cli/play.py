@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import Commands, StreamError, output_errors, write_out
+from .options import Commands, StreamError, UsageError, output_errors, write_out
 
 
 def play_commands(commands: Commands) -> None:
@@ -33,6 +33,9 @@ def play_commands(commands: Commands) -> None:
                         "(e.g. THHTH) or heads on a board as row:column (e.g. 1:2 3:5)")
     p.add_argument("--misere", action="store_true",
                    help="misère play, for every game: whoever moves last loses")
+    p.add_argument("--quotient", metavar="FILE.json",
+                   help="with --misere, a heap game: answer from a misère quotient saved by "
+                        "MisereQuotient.save (proved against the game when loaded)")
     p.add_argument("--first", choices=["human", "computer"], default="human",
                    help="who moves first (default: you)")
 
@@ -40,6 +43,12 @@ def play_commands(commands: Commands) -> None:
 def _play(args: argparse.Namespace) -> None:
     from ..play import play, setup_game
     game, position = setup_game(args.game, args.setup, misere=args.misere)
+    if args.quotient is not None:
+        from ..games.quotient.command import attach
+        try:
+            attach(getattr(game, "ruleset", None), args.quotient)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     play(game, position, first=args.first, read=_read_move, write=_write_line)
     return None
 

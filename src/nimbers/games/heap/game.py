@@ -194,6 +194,9 @@ class HeapGame(HeapRules, HeapMisere):
         (True, False)
         """
         if misere:
+            q = self._quotient_for(position)    # a misère quotient, when one is kept
+            if q is not None:
+                return bool(q.is_losing(heaps_of(position)))
             return self.misere_nim_value(position) == 0
         return self.nim_value(position) == 0
 
@@ -219,6 +222,10 @@ class HeapGame(HeapRules, HeapMisere):
         (0, 2, (1,))
         """
         if misere:
+            q = self._quotient_for(position)    # a misère quotient, when one is kept
+            if q is not None:
+                found: Move | None = q.winning_move(heaps_of(position), self.heap_moves)
+                return found
             move: Move | None = self._misere_winning_move(position)
             return move
         heaps = heaps_of(position)

@@ -32,6 +32,32 @@ class HeapMisere(MisereByEngine):
     def heap_moves(self, heap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         raise NotImplementedError
 
+    # -- misère quotients (nimbers.games.quotient): outcomes of sums at once --
+    def misere_quotient(self, n: int, **limits: Any) -> Any:
+        """The misère quotient for heaps up to n (see nimbers.games.misere_quotient), kept:
+        misère is_losing and winning_move then answer from it, one product per heap."""
+        from ..quotient import misere_quotient
+        q = misere_quotient(self, n, **limits)
+        self._quotient = q
+        return q
+
+    def use_quotient(self, q: Any) -> None:
+        """Answer misère outcomes from q (a MisereQuotient, computed or loaded) after
+        proving it against this game; ValueError when it does not prove."""
+        from ..quotient import MisereQuotient, proves
+        if not isinstance(q, MisereQuotient):
+            raise TypeError(f"use_quotient takes a MisereQuotient, not {type(q).__name__}")
+        if not proves(q, self):
+            raise ValueError(f"this quotient does not say the misère outcomes of {self.name}"
+                             f" (made for {q.code})")
+        self._quotient = q
+
+    def _quotient_for(self, position: Any) -> Any:
+        q = getattr(self, "_quotient", None)
+        if q is None or any(h > q.max_heap for h in heaps_of(position)):
+            return None
+        return q
+
     def _canonical(self, position: Any) -> tuple[int, ...]:
         """Heaps in order, without those that allow no move (they change nothing)."""
         return tuple(sorted(h for h in heaps_of(position) if self._has_move(h)))
@@ -76,6 +102,9 @@ class HeapMisere(MisereByEngine):
         tame = self._tame_genus(position)
         if tame is not None:
             return tame.misere_value
+        q = self._quotient_for(position)
+        if q is not None and q.is_losing(heaps_of(position)):
+            return 0        # the quotient gives outcomes only: G- = 0 exactly at P
         return MisereByEngine.misere_nim_value(self, position)
 
     @synchronized

@@ -1,0 +1,148 @@
+"""``census_report(DIR)``: a census table as the published ones read (T. Czajka's
+TrivialGames.md, SolvedGames.md and UnsolvedGames.md; A. Flammenkamp's tables): how many
+classes are solved, how many trivially (a proof within 1000 heap sizes), the frontier games
+with their pre-periods, periods and sparse spaces, the open games with the heap size reached;
+and a plot of the periods and pre-periods against the heap size reached (PNG, matplotlib).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from .classes import standard_key, written
+from .table import TABLE, read_rows
+
+__all__ = ["CensusReport", "census_report", "plot_census", "TRIVIAL_BOUND"]
+
+#: a game is trivially solved when the values up to this heap size prove its period
+#: (Czajka's TrivialGames.md: "periods found by considering nimbers for heaps smaller than 1000")
+TRIVIAL_BOUND = 1000
+
+
+@dataclass
+class CensusReport:
+    """The counts of a census table and its frontier (solved beyond TRIVIAL_BOUND) and open
+    rows, in the order of their standard forms."""
+
+    codes: int
+    classes: int
+    solved: int
+    trivial: int
+    frontier: list[dict[str, Any]] = field(default_factory=list)
+    open: list[dict[str, Any]] = field(default_factory=list)
+    plot: str | None = None
+    plot_note: str | None = None
+
+    def __str__(self) -> str:
+        lines = [f"{self.codes} codes in {self.classes} classes: {self.solved} solved "
+                 f"({self.trivial} trivially, within {TRIVIAL_BOUND} heap sizes; "
+                 f"{len(self.frontier)} beyond), {len(self.open)} open"]
+        if self.frontier:
+            lines += ["", "solved beyond the trivial (pre-period and period from heap 0):",
+                      _table(["game", "pre-period", "period", "largest at", "largest",
+                              "rare mask", "rare", "last rare", "members"],
+                             [[written(r["code"]), r["preperiod"], r["period"], r["largest_at"],
+                               r["largest"], _mask(r), r["rare_count"], r["last_rare"],
+                               len(r["members"])] for r in self.frontier])]
+        if self.open:
+            lines += ["", "open (no period proven up to the heap size reached):",
+                      _table(["game", "reached", "largest at", "largest", "rare mask", "rare",
+                              "last rare", "members"],
+                             [[written(r["code"]), r["reached"], r["largest_at"], r["largest"],
+                               _mask(r), r["rare_count"], r["last_rare"], len(r["members"])]
+                              for r in self.open])]
+        if self.plot:
+            lines += ["", f"plot: {self.plot}"]
+        elif self.plot_note:
+            lines += ["", self.plot_note]
+        return "\n".join(lines)
+
+
+def _mask(row: dict[str, Any]) -> str:
+    if row["rare_mask"] is None:
+        return "-"
+    return str(row["rare_mask"]) + ("+parity" if row["rare_parity"] else "")
+
+
+def _table(head: list[str], body: list[list[Any]]) -> str:
+    cells = [head] + [["-" if v is None else str(v) for v in row] for row in body]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    return "\n".join("  ".join(c.rjust(w) if i else c.ljust(w)
+                               for i, (c, w) in enumerate(zip(r, widths))) for r in cells)
+
+
+def census_report(directory: str, plot: str | None = "") -> CensusReport:
+    """The report of directory/census.jsonl; plot: where to write the PNG ("" for
+    directory/census.png, None for none).  Without matplotlib the report says so in
+    plot_note, unless a plot path was asked for: then ImportError.
+
+    >>> import tempfile
+    >>> from nimbers.games.octal_census import census
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = census(codes=["0.77", "0.6"], out=d, workers=1, max_n=4096, progress=False)
+    ...     report = census_report(d, plot=None)
+    >>> report.classes, report.solved, [r["code"] for r in report.open]
+    (2, 1, ['0.6'])
+    """
+    rows = sorted(read_rows(directory, repair=False), key=lambda r: standard_key(r["code"]))
+    if not rows:
+        raise ValueError(f"{directory}: no census table ({TABLE})")
+    solved = [r for r in rows if r["period"] is not None]
+    trivial = [r for r in solved if r["certificate"]["bound"] <= TRIVIAL_BOUND]
+    report = CensusReport(sum(len(r["members"]) for r in rows), len(rows), len(solved),
+                          len(trivial), [r for r in solved if r not in trivial],
+                          [r for r in rows if r["period"] is None])
+    if plot is not None:
+        path = plot or os.path.join(directory, "census.png")
+        try:
+            plot_census(rows, path)
+            report.plot = path
+        except ImportError as exc:
+            if plot:
+                raise
+            report.plot_note = f"no plot: {exc}"
+    return report
+
+
+def plot_census(rows: list[dict[str, Any]], path: str) -> None:
+    """A PNG at path: each solved class's period and pre-period against the heap size its
+    proof reached, and the open classes' heap sizes reached (log scales).
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("the plot needs matplotlib: pip install 'nimbers[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    solved = [r for r in rows if r["period"] is not None]
+    still = [r for r in rows if r["period"] is None]
+    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
+    ax.scatter([r["reached"] for r in solved], [r["period"] for r in solved], s=18,
+               marker="o", label="period")
+    ax.scatter([r["reached"] for r in solved], [max(r["preperiod"], 0.8) for r in solved],
+               s=22, marker="x", label="pre-period")
+    if still:
+        ax.scatter([r["reached"] for r in still], [0.6] * len(still), s=30, marker="|",
+                   color="grey", label="open: heap size reached")
+    for r in solved:
+        if r["certificate"]["bound"] > TRIVIAL_BOUND:
+            ax.annotate(written(r["code"]), (r["reached"], max(r["preperiod"], 1)), fontsize=7,
+                        xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("heap sizes computed (the proof's bound, or reached)")
+    ax.set_ylabel("period, pre-period")
+    ax.set_title(f"octal games: {len(solved)} of {len(rows)} classes solved")
+    ax.legend(loc="upper left", fontsize=8)
+    ax.grid(True, which="major", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

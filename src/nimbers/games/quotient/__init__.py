@@ -1,0 +1,128 @@
+"""Misère quotients of heap games (Plambeck; Plambeck and Siegel): the monoid that answers
+the misère outcome of every sum of heaps of size at most n at once.
+
+* :mod:`.build` -- the construction, heap by heap, with its proof (the method of
+  A. Siegel's MisereSolver, in our own formulation);
+* :mod:`.monoid` -- :class:`MisereQuotient`, the result as a value (table, P-portion,
+  pretending function, presentation, JSON);
+* :mod:`.command` -- ``nimbers heap CODE --quotient N``.
+
+>>> from nimbers.games import Nim, octal_game
+>>> [misere_quotient(Nim(), n).order for n in range(1, 9)]     # misère Nim, heaps <= n
+[2, 6, 6, 10, 10, 10, 10, 18]
+>>> q = misere_quotient(octal_game("0.75"), 8)
+>>> q.orders, q.p_words()
+((2, 6, 6, 6, 8, 8, 8, 8), ['a', 'b²'])
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .build import GiveUp, add_heap, identity_candidate, prove
+from .monoid import MisereQuotient
+
+__all__ = ["misere_quotient", "MisereQuotient", "proves"]
+
+#: the largest candidate the search builds unless told otherwise
+DEFAULT_MAX_ORDER = 2048
+
+
+def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_ORDER,
+                    time_limit: float | None = None) -> MisereQuotient:
+    """The misère quotient Q_n of a heap game for heaps of size at most max_heap.
+
+    Heap n is added to the proved Q_{n-1} by the mex interpolation (it pretends to be an
+    element already there), else as a new generator, else by splitting classes; each
+    candidate is proved on every position at once by a finite automaton (see :mod:`.build`).
+    Plambeck, "Taming the wild in impartial combinatorial games", INTEGERS 5 (2005) G05;
+    Plambeck and Siegel, "Misère quotients for impartial games", JCTA 115 (2008).
+
+    Parameters
+    ----------
+    game : HeapGame or Nim
+        octal and take-and-break codes, subtraction games, Grundy's game, Nim.
+    max_heap : int
+        n: the largest heap.
+    max_order : int
+        The largest candidate the search may build.
+    time_limit : float, optional
+        Seconds.
+
+    Returns
+    -------
+    MisereQuotient
+        Proved for heaps up to its max_heap; when a bound stopped the search first, that is
+        the last heap proved and gave_up says where and why.
+
+    Raises
+    ------
+    TypeError
+        not a heap game.
+    ValueError
+        a bad max_heap, max_order or time_limit.
+
+    >>> from nimbers.games import octal_game
+    >>> q = misere_quotient(octal_game("0.07"), 9)           # Dawson's Kayles
+    >>> q.order, q.presentation()
+    (6, '⟨a, b | a² = 1, b³ = b⟩')
+    """
+    heap_moves = _heap_moves_of(game)
+    for name, v, top in (("max_heap", max_heap, 100_000), ("max_order", max_order, 1 << 20)):
+        if isinstance(v, bool) or not isinstance(v, int) or not (name == "max_heap" or v >= 1) \
+                or not 0 <= v <= top:
+            raise ValueError(f"{name} must be an int from {0 if name == 'max_heap' else 1} "
+                             f"to {top}, got {v!r}")
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+    q = identity_candidate()
+    options: dict[int, list[tuple[int, ...]]] = {0: []}
+    orders: list[int] = []
+    gave_up = None
+    for n in range(1, max_heap + 1):
+        options[n] = [tuple(left) for _, left in heap_moves(n)]
+        try:
+            q, _ = add_heap(q, n, options, deadline, max_order)
+        except GiveUp as e:
+            gave_up = f"heap {n}: {e}"
+            break
+        orders.append(q.order)
+    name = str(getattr(game, "name", "Nim"))
+    code = str(getattr(game, "code", "nim"))
+    table = tuple(tuple(int(v) for v in row) for row in q.mul.tolist())
+    p = tuple(int(e) for e in q.p.nonzero()[0])
+    return MisereQuotient(name, code, len(orders), max_heap, table, p,
+                          tuple(q.phi[:len(orders) + 1]), tuple(orders), gave_up)
+
+
+def _heap_moves_of(game: Any) -> Any:
+    from ..nim import Nim
+    if isinstance(game, Nim):
+        return lambda h: ((h - j, (j,) if j else ()) for j in range(h))
+    if callable(getattr(game, "heap_moves", None)):
+        return game.heap_moves
+    raise TypeError(f"misere_quotient takes a heap game or Nim, not {type(game).__name__}")
+
+
+def proves(q: MisereQuotient, game: Any) -> bool:
+    """True when q says the misère outcome of every position of game's heaps up to
+    q.max_heap (its P-portion and pretending function checked on every position at once by
+    the automaton of :mod:`.build`): what a loaded quotient must pass before it answers.
+
+    >>> from nimbers.games import octal_game
+    >>> q = misere_quotient(octal_game("0.75"), 8)
+    >>> proves(q, octal_game("0.75")), proves(q, octal_game("0.77"))
+    (True, False)
+    """
+    heap_moves = _heap_moves_of(game)
+    options = {h: [tuple(left) for _, left in heap_moves(h)] for h in range(q.max_heap + 1)}
+    mul = np.array(q.table, dtype=np.int64)
+    p = np.zeros(q.order, dtype=bool)
+    p[list(q.p_portion)] = True
+    return prove(mul, p, q.pretending, options)

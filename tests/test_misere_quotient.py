@@ -1,0 +1,224 @@
+"""Misère quotients (nimbers.games.quotient) against an independent brute force.
+
+The oracle here shares no code with the library: octal moves read from the code's digits,
+outcomes of sums by the misère definition (a position is P when it has a move and every
+option is N), and classes by their outcomes against every test position up to a size.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+import pytest
+
+from nimbers.games import Nim, MisereQuotient, misere_quotient, octal_game
+
+DATA = json.loads((pathlib.Path(__file__).parent / "data" / "misere_quotients.json")
+                  .read_text(encoding="utf-8"))
+
+
+# ---- the oracle ---------------------------------------------------------------------------
+
+def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
+    """What one move on a heap may leave, from the digits of an octal code."""
+    digits = [int(c, 8) for c in code.split(".")[1]]
+    out = []
+    for k, d in enumerate(digits, start=1):
+        r = heap - k
+        if r < 0:
+            continue
+        if d & 1 and r == 0:
+            out.append(())
+        if d & 2 and r > 0:
+            out.append((r,))
+        if d & 4:
+            out.extend((a, r - a) for a in range(1, r // 2 + 1))
+    return out
+
+
+def nim_options(heap: int) -> list[tuple[int, ...]]:
+    return [(j,) if j else () for j in range(heap)]
+
+
+def make_outcome(options):
+    @lru_cache(maxsize=None)
+    def losing(position: tuple[int, ...]) -> bool:
+        moves = [tuple(sorted(position[:i] + position[i + 1:] + left))
+                 for i, h in enumerate(position) for left in options(h)]
+        return bool(moves) and not any(losing(m) for m in moves)
+    return losing
+
+
+def positions(max_heap: int, max_count: int) -> list[tuple[int, ...]]:
+    return [c for k in range(max_count + 1)
+            for c in combinations_with_replacement(range(1, max_heap + 1), k)]
+
+
+def oracle_classes(options, max_heap: int, count: int, tests: int):
+    """Positions of up to count heaps <= max_heap, grouped by their outcomes against every
+    position of up to tests heaps."""
+    losing = make_outcome(options)
+    zs = positions(max_heap, tests)
+    sig = {x: tuple(losing(tuple(sorted(x + z))) for z in zs)
+           for x in positions(max_heap, count)}
+    return losing, sig
+
+
+def check_against_oracle(q: MisereQuotient, options, count: int = 3, tests: int = 3) -> None:
+    losing, sig = oracle_classes(options, q.max_heap, count, tests)
+    by_element: dict[int, tuple[bool, ...]] = {}
+    by_signature: dict[tuple[bool, ...], int] = {}
+    rep: dict[int, tuple[int, ...]] = {}
+    for x, s in sig.items():
+        assert q.is_losing(list(x)) == losing(x), x
+        e = q.element(list(x))
+        rep.setdefault(e, x)
+        assert by_element.setdefault(e, s) == s, f"{x}: one element, two behaviours"
+        other = by_signature.setdefault(s, e)
+        if other != e:      # the tests did not tell them apart: a larger test must
+            y = rep[other]
+            assert any(losing(tuple(sorted(x + z))) != losing(tuple(sorted(y + z)))
+                       for z in positions(q.max_heap, tests + 3)), f"{x}, {y}: alike"
+
+
+CODES = [f"0.{a}{b}" for a in range(8) for b in range(8) if (a, b) != (0, 0)]
+
+
+# ---- known quotients ----------------------------------------------------------------------
+
+def test_misere_nim_orders():
+    assert [misere_quotient(Nim(), n).order for n in range(1, 9)] == DATA["nim_orders"]
+
+
+@pytest.mark.parametrize("entry", DATA["quotients"], ids=lambda e: e["game"])
+def test_published_quotients(entry):
+    game = Nim() if entry["game"] == "nim" else octal_game(entry["game"])
+    q = misere_quotient(game, entry["max_heap"])
+    assert q.proved and q.order == entry["order"]
+    assert q.presentation() == entry["presentation"]
+    assert q.p_words() == entry["p_portion"]
+
+
+def test_075_order_8_from_heap_5():
+    q = misere_quotient(octal_game("0.75"), 12)
+    assert q.orders[4:] == (8,) * 8 and q.orders[3] != 8
+
+
+@pytest.mark.parametrize("n", [3, 5, 6])
+def test_nim_against_oracle(n):
+    check_against_oracle(misere_quotient(Nim(), n), nim_options, 3, 2)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_two_digit_octals_against_oracle(code):
+    q = misere_quotient(octal_game(code), 7, time_limit=5)
+    check_against_oracle(q, lambda h: octal_options(code, h), 3, 2)
+
+
+def test_dawsons_kayles_against_oracle():
+    q = misere_quotient(octal_game("0.07"), 12)
+    assert q.proved
+    check_against_oracle(q, lambda h: octal_options("0.07", h), 3, 3)
+
+
+# ---- answers ------------------------------------------------------------------------------
+
+def test_winning_moves_against_brute_force():
+    game = octal_game("0.07")
+    q = misere_quotient(game, 11)
+    losing = make_outcome(lambda h: octal_options("0.07", h))
+    for x in positions(11, 3):
+        move = q.winning_move(list(x), game.heap_moves)
+        if losing(x) or all(not octal_options("0.07", h) for h in x):
+            assert move is None, x      # every move loses, or there is no move (a win)
+            continue
+        assert move is not None, x
+        i, _, left = move
+        after = tuple(sorted(x[:i] + x[i + 1:] + left))
+        assert losing(after), (x, move)
+
+
+def test_heap_past_n_is_refused():
+    q = misere_quotient(Nim(), 3)
+    with pytest.raises(ValueError, match="larger than"):
+        q.is_losing([4])
+
+
+def test_gave_up_says_where():
+    q = misere_quotient(octal_game("0.77"), 12, max_order=6)
+    assert not q.proved and "max_order" in (q.gave_up or "")
+    assert q.max_heap < 12 and len(q.orders) == q.max_heap
+
+
+# ---- saving -------------------------------------------------------------------------------
+
+def test_save_load_round_trip(tmp_path):
+    q = misere_quotient(octal_game("0.75"), 8)
+    path = tmp_path / "q.json"
+    q.save(path)
+    back = MisereQuotient.load(path)
+    assert back == q and back.presentation() == q.presentation()
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(table=[[0, 1], [1, 5]]),
+    lambda d: d.update(table=[[0, 1, 2], [1, 2, 0], [2, 1, 1]]),
+    lambda d: d.update(pretending=[1] + d["pretending"][1:]),
+    lambda d: d.update(p_portion=[99]),
+    lambda d: d.update(max_heap=-1),
+    lambda d: d.update(format="something else"),
+    lambda d: d.update(extra=1),
+    lambda d: d.update(table="[]"),
+    lambda d: d.update(orders=[True] * len(d["orders"])),
+])
+def test_hostile_json_refused(tmp_path, change):
+    data = misere_quotient(octal_game("0.75"), 8).to_json()
+    change(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError):
+        MisereQuotient.load(path)
+
+
+def test_garbage_file_refused(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\x00[[[")
+    with pytest.raises(ValueError):
+        MisereQuotient.load(path)
+
+
+# ---- the heap games and the command line --------------------------------------------------
+
+def test_heap_game_answers_from_its_quotient():
+    game = octal_game("0.07")
+    losing = make_outcome(lambda h: octal_options("0.07", h))
+    game.misere_quotient(12)
+    for x in positions(12, 3):
+        assert game.is_losing(list(x), misere=True) == losing(x), x
+    for x in [(5, 9), (2, 3), (4, 4, 6)]:
+        assert (game.misere_nim_value(list(x)) == 0) == losing(x)
+    with pytest.raises(ValueError):       # past heap 12: the bounded search refuses
+        game.winning_move([20, 21, 22, 23], misere=True)
+
+
+def test_use_quotient_proves_first():
+    q = misere_quotient(octal_game("0.07"), 10)
+    with pytest.raises(ValueError, match="does not say"):
+        octal_game("0.77").use_quotient(q)
+    game = octal_game("0.07")
+    game.use_quotient(q)
+    assert game.is_losing([2, 3], misere=True) == q.is_losing([2, 3])
+
+
+def test_cli_quotient(capsys):
+    from nimbers.cli import main
+    assert main(["heap", "0.75", "--quotient", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "order 8" in out and "⟨a, b, c | a² = 1, b³ = b, bc = ab, c² = b²⟩" in out
+    assert main(["heap", "0.75", "--quotient", "8", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["order"] == 8 and data["p_words"] == ["a", "b²"]
+    assert main(["heap", "0.75", "--quotient", "-1"]) == 2
