@@ -208,6 +208,24 @@ def test_a_turning_corners_move(browser, server, shots):
     browser.save_screenshot(str(shots / "web-play-corners.png"))
 
 
+@pytest.mark.parametrize("game,heads", [("acrostic-twins", "1:5,3:3"),
+                                        ("ruler x mock-turtles", "2:3,4:5")])
+def test_every_board_of_the_catalogue_plays_on_the_page(browser, server, game, heads):
+    # the page sends the name as typed; the server's catalogue reads it (one reader)
+    open_page(browser, server, "play")
+    _new_game(browser, "tartan", **{"play-tartan-game": game, "play-rows": "6",
+                                    "play-cols": "6", "play-heads": heads})
+    move = _hinted_move(browser)
+    assert move["after_sum"] == "0"
+    for a, b in move["coins"]:
+        browser.find_element(By.CSS_SELECTOR, f'.coin[data-row="{a}"][data-col="{b}"]').click()
+    browser.find_element(By.ID, "play-turn").click()
+    WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, "#play-log li")) == 2)
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#play-log li")]
+    assert log[0] == "you: " + move["text"] and log[1].startswith("computer: turn")
+
+
 def test_a_kayles_move_and_a_coin_turning_move(browser, server):
     open_page(browser, server, "play")
     _new_game(browser, "heap", **{"play-heap-game": "kayles", "play-heaps": "3 4"})

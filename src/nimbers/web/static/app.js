@@ -352,9 +352,8 @@ function positionParams() {
 }
 
 function tartanRules(text) {
-  const parts = text.split(/\s+x\s+|\s*×\s*|\s*\*\s*/).map((s) => s.trim()).filter((s) => s);
-  return parts.length >= 2 ? { rows_game: parts[0], cols_game: parts[1] }
-                           : { rows_game: text.trim(), cols_game: "" };
+  // the name as typed ("rugs", "ruler x twins"): the server's catalogue reads it
+  return { rows_game: text.trim(), cols_game: "" };
 }
 
 async function newGame() {
@@ -386,7 +385,9 @@ async function newGame() {
     rules = { ...tartanRules($("play-tartan-game").value),
               rows: $("play-rows").value, cols: $("play-cols").value };
     position = numbers($("play-heads").value).map((c) => c.split(":").map(Number));
-    $("play-rules").textContent = "Select the coins to turn: all the crossings of a row move and a column move (Turning Corners: the four corners of a rectangle), the bottom-right one a head. Then press Turn.";
+    $("play-rules").textContent = /^\s*acrostic[\s_-]*twins\s*$/i.test(rules.rows_game)
+      ? "Select two coins of one row or of one column, the right (or lower) one a head. Then press Turn."
+      : "Select the coins to turn: all the crossings of a row move and a column move (Turning Corners: the four corners of a rectangle), the bottom-right one a head. Then press Turn.";
   }
   play.rules = rules;
   play.position = position;
