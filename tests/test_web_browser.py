@@ -208,6 +208,20 @@ def test_a_turning_corners_move(browser, server, shots):
     browser.save_screenshot(str(shots / "web-play-corners.png"))
 
 
+def test_the_page_reads_a_position_by_the_number_rule(browser, server):
+    # the typed words go to the server, which reads them as every door does
+    open_page(browser, server, "play")
+    _new_game(browser, "nim", **{"play-piles": "0x3, 1_0"})
+    wait_text(browser, "#play-board", "pile 1: 10")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".stone")) == 3 + 10
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("nim")
+    box = browser.find_element(By.ID, "play-piles")
+    box.clear()
+    box.send_keys("1e3")  # JavaScript's Number() reads 1000; the rule refuses it
+    browser.find_element(By.ID, "play-new").click()
+    wait_text(browser, "#play-error", "not a number")
+
+
 @pytest.mark.parametrize("game,heads", [("acrostic-twins", "1:5,3:3"),
                                         ("ruler x mock-turtles", "2:3,4:5")])
 def test_every_board_of_the_catalogue_plays_on_the_page(browser, server, game, heads):
