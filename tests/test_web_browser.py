@@ -208,6 +208,38 @@ def test_a_turning_corners_move(browser, server, shots):
     browser.save_screenshot(str(shots / "web-play-corners.png"))
 
 
+def test_the_page_reads_a_position_by_the_number_rule(browser, server):
+    # the typed words go to the server, which reads them as every door does
+    open_page(browser, server, "play")
+    _new_game(browser, "nim", **{"play-piles": "0x3, 1_0"})
+    wait_text(browser, "#play-board", "pile 1: 10")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".stone")) == 3 + 10
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("nim")
+    box = browser.find_element(By.ID, "play-piles")
+    box.clear()
+    box.send_keys("1e3")  # JavaScript's Number() reads 1000; the rule refuses it
+    browser.find_element(By.ID, "play-new").click()
+    wait_text(browser, "#play-error", "not a number")
+
+
+@pytest.mark.parametrize("game,heads", [("acrostic-twins", "1:5,3:3"),
+                                        ("ruler x mock-turtles", "2:3,4:5")])
+def test_every_board_of_the_catalogue_plays_on_the_page(browser, server, game, heads):
+    # the page sends the name as typed; the server's catalogue reads it (one reader)
+    open_page(browser, server, "play")
+    _new_game(browser, "tartan", **{"play-tartan-game": game, "play-rows": "6",
+                                    "play-cols": "6", "play-heads": heads})
+    move = _hinted_move(browser)
+    assert move["after_sum"] == "0"
+    for a, b in move["coins"]:
+        browser.find_element(By.CSS_SELECTOR, f'.coin[data-row="{a}"][data-col="{b}"]').click()
+    browser.find_element(By.ID, "play-turn").click()
+    WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, "#play-log li")) == 2)
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#play-log li")]
+    assert log[0] == "you: " + move["text"] and log[1].startswith("computer: turn")
+
+
 def test_a_kayles_move_and_a_coin_turning_move(browser, server):
     open_page(browser, server, "play")
     _new_game(browser, "heap", **{"play-heap-game": "kayles", "play-heaps": "3 4"})
