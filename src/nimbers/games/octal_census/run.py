@@ -263,5 +263,5 @@ def _weight(row: dict[str, Any], typical: float) -> float:
     little where every heap size costs a scan, so the share grows with the depth the small
     budget reached against the typical class (from half to four times), and doubles when
     an apparent period shows."""
-    ratio = min(4.0, max(0.5, row["reached"] / max(typical, 1.0)))
+    ratio = min(4.0, max(0.5, float(row["reached"]) / max(typical, 1.0)))
     return ratio * (2.0 if row["apparent_period"] is not None else 1.0)
