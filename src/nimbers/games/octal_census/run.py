@@ -3,9 +3,10 @@
 1. Survey: the first 4096 heap sizes of every code not in the table yet, in batches, to group
    the codes into candidate classes (equal sequences, dead heaps dropped).
 2. A small budget for every class (most are proven in milliseconds).
-3. The classes still open, deeper: each gets a fair share of the time left when a worker
-   takes it (time a class did not use goes to the ones after it), those that went furthest
-   in step 2 first.  When the budget is spent, the rows of step 2 stand for the rest.
+3. The classes still open, deeper: each gets its share of the time left when a worker takes
+   it (larger for the classes that went deeper in step 2, where time buys depth; time a class
+   did not use goes to the ones after it), those that went furthest first.  When the budget
+   is spent, the rows of step 2 stand for the rest.
 
 Rows are appended to DIR/census.jsonl as they are final, so a census stopped at any moment
 and run again computes only the codes with no row.  The work runs on a process pool (this
@@ -23,6 +24,8 @@ import sys
 import time
 from typing import Any, Iterator, Sequence
 
+import numpy as np
+
 from ..._progress import Progress, ProgressOption
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
@@ -30,8 +33,8 @@ from .table import append_row, covered_codes, read_meta, read_rows, write_meta
 
 __all__ = ["census", "DEFAULT_BUDGET", "DEFAULT_MAX_N", "SMALL_BUDGET", "executor"]
 
-#: the seconds a census takes by default (every code with three digits fits on two cores)
-DEFAULT_BUDGET = 600.0
+#: the seconds a census takes by default (every code with three digits in 12 minutes)
+DEFAULT_BUDGET = 720.0
 #: the most heap sizes one game is taken to by default (.354 needs 20,126,195 for its proof)
 DEFAULT_MAX_N = 1 << 26
 #: the first budget of every class, seconds
@@ -64,7 +67,7 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     out : str
         The directory of the table; a census run again there computes only what is missing.
     budget : float
-        Seconds for the whole census (default 600).
+        Seconds for the whole census (default 720).
     workers : int, optional
         Processes of the pool (default: this machine's cores); ignored with a scheduler.
     scheduler : str, optional
@@ -202,7 +205,12 @@ class _Schedule:
         return held
 
     def _final(self, row: dict[str, Any]) -> bool:
-        return row["period"] is not None or row["reached"] >= self.max_n
+        """Proven, or at max_n with every member compared as far (nothing more to do)."""
+        if row["period"] is not None:
+            return True
+        compared = row["equal_up_to"] is None or (
+            row["equal_up_to"] >= row["reached"] - row["dead_heaps"][0])
+        return row["reached"] >= self.max_n and compared
 
     def _write(self, row: dict[str, Any]) -> None:
         append_row(self.out, row)
@@ -211,12 +219,15 @@ class _Schedule:
     def _deep(self, held: list[dict[str, Any]]) -> None:
         """The open classes again, deeper, each with its share of the time left."""
         waiting = list(held)
+        typical = float(np.median([r["reached"] for r in held])) if held else 1.0
+        weight = {id(r): _weight(r, typical) for r in held}
         running: dict[cf.Future[list[dict[str, Any]]], tuple[dict[str, Any], float]] = {}
         try:
             while waiting or running:
                 while waiting and len(running) < self.slots:
+                    weights = sum(weight[id(r)] for r in waiting)
                     row = waiting.pop(0)
-                    seconds = self._share(len(waiting) + 1, running)
+                    seconds = self._share(weight[id(row)] / weights, running)
                     if seconds < 2 * SMALL_BUDGET:  # no time for more than step 2 gave it
                         self._write(row)
                         continue
@@ -236,11 +247,21 @@ class _Schedule:
                 future.cancel()
             raise
 
-    def _share(self, waiting: int, running: dict[Any, tuple[dict[str, Any], float]]) -> float:
-        """Seconds for the next class: the worker time left before the deadline (less what
-        the running classes were given), shared among the classes waiting."""
+    def _share(self, part: float, running: dict[Any, tuple[dict[str, Any], float]]) -> float:
+        """Seconds for the next class: its part of the worker time left before the deadline
+        (less what the running classes were given)."""
         now = time.monotonic()
         margin = min(30.0, 0.05 * (self.deadline - self.began)) + 1.0
         left = self.deadline - margin - now
         committed = sum(max(0.0, ends - now) for _row, ends in running.values())
-        return min(left, (left * self.slots - committed) / max(1, waiting))
+        return min(left, (left * self.slots - committed) * part)
+
+
+def _weight(row: dict[str, Any], typical: float) -> float:
+    """A class's claim on the time left: time buys depth where values are cheap (the sparse
+    space settled: the frontier games solved so far, .376 and .354, are of that kind), and
+    little where every heap size costs a scan, so the share grows with the depth the small
+    budget reached against the typical class (from half to four times), and doubles when
+    an apparent period shows."""
+    ratio = min(4.0, max(0.5, float(row["reached"]) / max(typical, 1.0)))
+    return ratio * (2.0 if row["apparent_period"] is not None else 1.0)
