@@ -233,7 +233,9 @@ def _minimise(delta: np.ndarray, key: np.ndarray, out: np.ndarray, heaps: Sequen
 _MAX_POWER = 4
 #: recalibrations of P on one structure, and refinements of the structure, per heap
 _P_ROUNDS = 30
-_REFINEMENTS = 20
+_REFINEMENTS = 4
+#: the cycle of each free generator when classes split
+_FREE_POWER = 3
 
 
 @dataclass
@@ -269,6 +271,8 @@ class _Search:
         state (in breadth-first order) that reaches it, until a round proves it (returned
         with it) or P stops changing (the last candidate, with None: too coarse)."""
         for _ in range(_P_ROUNDS):
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise GiveUp("time limit reached")
             r = self.round(cand)
             if r.proved:
                 return cand, r
@@ -308,15 +312,88 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
         cand, proof = search.calibrate(_with_generator(q, k))
         if proof is not None:
             return _reduce(cand, gens), Growth("new", search.rounds, proof.states)
-    # 3. classes of Q_{n-1} split: refine by the automaton's states and outcomes
-    for _ in range(_REFINEMENTS):
-        cand = search.round(cand, minimise=True, refine=True).next
+    bound = ""
+    # 3. classes of Q_{n-1} split: refine the last candidate by its automaton's states and
+    #    their outcomes (Moore's refinement splits what heap n tells apart) ...
+    try:
+        for _ in range(_REFINEMENTS):
+            cand = search.round(cand, minimise=True, refine=True).next
+            cand, proof = search.calibrate(cand)
+            if proof is not None:
+                return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
+    except GiveUp as e:
+        if "time limit" in str(e):
+            raise
+        bound = str(e)
+    # 4. ... or free generators for heap n and the heaps below it, one more each time,
+    #    beside what the other heaps generate in Q_{n-1}
+    below = [h for h in reversed(gens) if h != n]
+    for extra in range(1, len(below) + 1):
+        free = [n] + below[:extra]
+        if deadline is not None and time.monotonic() > deadline:
+            raise GiveUp("time limit reached")
+        size = _free_size(q, free, gens, _FREE_POWER)
+        if size > max_order:
+            bound = f"a candidate of order {size} exceeds max_order={max_order}"
+            break
+        cand = _free_product(q, free, gens, _FREE_POWER)
         cand, proof = search.calibrate(cand)
         if proof is not None:
             return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
-        if deadline is not None and time.monotonic() > deadline:
-            raise GiveUp("time limit reached")
-    raise GiveUp(f"no candidate proved after {search.rounds} rounds")
+    raise GiveUp(bound or f"no candidate proved after {search.rounds} rounds")
+
+
+def _free_size(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int) -> int:
+    """The order _free_product would have."""
+    keep = [q.phi[h] for h in gens if h not in free]
+    sub = {0}
+    frontier = [0]
+    while frontier:
+        frontier = [y for x in frontier for g in keep if (y := int(q.mul[x, g])) not in sub]
+        sub.update(frontier)
+    return len(sub) * (k + 1) ** len(free)
+
+
+def _free_product(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int
+                  ) -> Candidate:
+    """What the heaps outside free generate in q, times a cycle <xi | xi^(k+1) = xi^(k-1)>
+    for each heap in free (free[0] the new heap); P guessed from q's P-portion."""
+    n = free[0]
+    keep = [h for h in gens if h not in free]
+    sub = [0]
+    index = {0: 0}
+    for x in sub:
+        for h in keep:
+            y = int(q.mul[x, q.phi[h]])
+            if y not in index:
+                index[y] = len(sub)
+                sub.append(y)
+    elems = np.array(sub, dtype=np.int64)
+    lookup = np.full(q.order, -1, dtype=np.int64)
+    lookup[elems] = np.arange(len(sub))
+    mul = lookup[q.mul[np.ix_(elems, elems)]]
+    old = elems.copy()                      # each element's element in q, heap n left out
+    flip = np.zeros(len(sub), dtype=bool)   # an odd number of heap n
+    powers = np.arange(k + 1)
+    add = powers[:, None] + powers[None, :]
+    add = np.where(add > k, k - 1 + (add - k + 1) % 2, add)
+    phi = [0] * (n + 1)
+    for h in keep:
+        phi[h] = index[q.phi[h]]
+    for h in free:
+        m = mul.shape[0]
+        mul = (add[:, None, :, None] * m + mul[None, :, None, :]).reshape(m * (k + 1), -1)
+        if h == n:
+            old = np.tile(old, k + 1)
+            flip = np.concatenate([flip ^ bool(j % 2) for j in range(k + 1)])
+        else:
+            pw = [0]
+            for _ in range(k):
+                pw.append(int(q.mul[pw[-1], q.phi[h]]))
+            old = np.concatenate([q.mul[old, pw[j]] for j in range(k + 1)])
+            flip = np.tile(flip, k + 1)
+        phi[h] = m
+    return Candidate(mul.astype(np.int32), q.p[old] ^ flip, phi)
 
 
 def _with_generator(q: Candidate, k: int) -> Candidate:
