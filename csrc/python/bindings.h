@@ -8,6 +8,7 @@
  *   logtable.c  LogTable, Pohlig-Hellman tables for logarithms
  *   games.c     the heap and coin-turning engines
  *   quadratic.c solve_quadratic64, x^2 + b x = c below 2^64 in one call
+ *   frontier.c  the frontier engine for long heap-game runs
  *   signals.c   the stop request (Ctrl-C) polled by the core's long loops
  * The arithmetic itself lives in csrc/core/ and never sees Python.
  */
@@ -78,5 +79,6 @@ int nb_add_linalg(PyObject *module);
 int nb_add_logtable(PyObject *module);
 int nb_add_games(PyObject *module);
 int nb_add_quadratic(PyObject *module);
+int nb_add_frontier(PyObject *module);
 
 #endif

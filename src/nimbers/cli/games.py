@@ -61,6 +61,8 @@ def game_commands(commands: Commands) -> None:
                         "--misere --genus)")
     from ..games.quotient.command import add_arguments as quotient_arguments
     quotient_arguments(p)
+    from ..games.frontier import add_arguments as frontier_arguments
+    frontier_arguments(p)
     json_option(p)
 
     p = commands.add("turning", "values and winning moves of a coin-turning game",
@@ -116,6 +118,9 @@ def _nim(args: argparse.Namespace) -> str:
 def _heap(args: argparse.Namespace) -> str | None:
     from ..games.catalogue import heap_game
     from ..games.heap import HeapGame
+    if args.frontier or args.until is not None or args.checkpoint is not None:
+        from ..games.frontier import run_command as frontier_run_command
+        return frontier_run_command(args)
     if args.resume is not None:
         game = HeapGame.load(args.resume)
         asked = heap_game(args.code)

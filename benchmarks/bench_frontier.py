@@ -1,0 +1,162 @@
+"""Frontier runs: values per second of nimbers' frontier engine for Grundy's game and Officers
+(0.6), against a plain rare-value solver and T. Czajka's octal-games solver, side by side.
+
+    python benchmarks/bench_frontier.py                       # to 2^22, about 5 minutes
+    python benchmarks/bench_frontier.py --until 24            # the issue's 2^24
+    python benchmarks/bench_frontier.py --peer-bin PATH       # or NIMBERS_OCTAL_GAMES_BIN=PATH
+
+The peers: benchmarks/peers/rare_solver.c (written here, built with cc -O2, one thread: for
+each heap size the rare list marks the common values, then the splits are scanned from the
+smallest heap until every smaller rare value is found, the full scan when one is missing), and
+T. Czajka's `analyze` (GitHub tczajka/octal-games at commit 30baeb7; never vendored: build it
+with g++ -O3 -march=native and give its path; skipped with a note when absent).  Each tool is
+timed over the last doubling, heap sizes 2^(k-1) .. 2^k, where every method is in its steady
+state: the solvers by the CPU time they print or that /proc shows at their 2^(k-1) and 2^k
+lines, nimbers by a run to 2^(k-1) and a second run that resumes it to 2^k (CPU time of the
+child, all threads, and wall time).  One thread is compared by CPU time (the machine is
+shared: wall time would measure the other users); two threads by wall time, with the load
+average printed beside it.  Projections to 2^32 and 2^35 assume the rate of the last doubling
+(Grundy's game and Officers have had no new rare value for millions of heap sizes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_heap import child_cpu, cpu_line
+
+HERE = Path(__file__).resolve().parent
+GAMES = {"grundy": ("Grundy's game", "fe"), "0.6": ("Officers (0.6)", "1ee")}
+
+
+def build_plain(folder: str) -> str:
+    binary = os.path.join(folder, "rare_solver")
+    subprocess.run([os.environ.get("CC", "cc"), "-O2", "-o", binary,
+                    str(HERE / "peers" / "rare_solver.c")], check=True)
+    return binary
+
+
+def run_plain(binary: str, code: str, mask: str, k: int) -> dict[str, object]:
+    """CPU seconds of the plain solver over 2^(k-1) .. 2^k, and its summary line."""
+    out = subprocess.run([binary, code, str(1 << k), mask], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    half = next(float(line.split("seconds=")[1]) for line in out
+                if line.startswith(f"n={1 << (k - 1)} "))
+    done = out[-1]
+    return {"cpu": float(done.split("seconds=")[1].split()[0]) - half,
+            "summary": done.split(" ", 2)[2].split(" ", 1)[1]}
+
+
+def run_czajka(binary: str, code: str, k: int) -> dict[str, object]:
+    """CPU seconds of the peer between its 2^(k-1) and 2^k lines (read from /proc)."""
+    game = "grundy" if code == "grundy" else code
+    p = subprocess.Popen([binary, game], stdout=subprocess.PIPE, text=True, bufsize=1)
+    marks: dict[int, float] = {}
+    last = ""
+    try:
+        assert p.stdout is not None
+        for line in p.stdout:
+            if line.startswith("n=2^"):
+                e = int(line[4:].split()[0])
+                marks[e] = child_cpu(p.pid)
+                last = line.strip()
+                if e >= k:
+                    break
+    finally:
+        os.kill(p.pid, signal.SIGKILL)
+        os.wait4(p.pid, 0)
+    return {"cpu": marks[k] - marks[k - 1], "summary": last}
+
+
+def child_rusage_run(args: list[str], env: dict[str, str]) -> tuple[str, float, float]:
+    began = time.perf_counter()
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    out = p.stdout.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    if status:
+        raise RuntimeError(f"{args[:3]} failed")
+    return out, usage.ru_utime + usage.ru_stime, time.perf_counter() - began
+
+
+def frontier_timed(code: str, k: int, threads: int, folder: str) -> dict[str, object]:
+    script = ("import sys, json, dataclasses; from nimbers.games.frontier import frontier_run; "
+              "s = frontier_run(sys.argv[1], int(sys.argv[2]), sys.argv[3], "
+              "threads=int(sys.argv[4]), progress=False); "
+              "print(json.dumps(dataclasses.asdict(s)))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "src"),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    base = [sys.executable, "-c", script, code]
+    child_rusage_run(base + [str(1 << (k - 1)), folder, str(threads)], env)
+    out, cpu, wall = child_rusage_run(base + [str(1 << k), folder, str(threads)], env)
+    return {"cpu": cpu, "wall": wall, "stats": json.loads(out)}
+
+
+def span(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--until", type=int, default=22, help="k: runs to 2^k (default 22)")
+    ap.add_argument("--games", default="grundy,0.6", help="grundy and/or 0.6")
+    ap.add_argument("--threads", default="1,2", help="thread counts for nimbers")
+    ap.add_argument("--peer-bin", default=os.environ.get("NIMBERS_OCTAL_GAMES_BIN"),
+                    help="T. Czajka's analyze program (octal-games at 30baeb7), built")
+    args = ap.parse_args()
+    k = args.until
+    threads = [int(t) for t in args.threads.split(",")]
+    print(f"CPU: {cpu_line()}")
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}; "
+          f"Czajka's solver: {args.peer_bin or 'absent (give --peer-bin): skipped'}")
+    print(f"timed: heap sizes 2^{k - 1} .. 2^{k} ({1 << (k - 1):,} values)\n")
+    half = 1 << (k - 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        plain_bin = build_plain(tmp)
+        for code in args.games.split(","):
+            name, mask = GAMES[code]
+            print(f"{name}:")
+            plain = run_plain(plain_bin, code, mask, k)
+            plain_rate = half / float(plain["cpu"])  # type: ignore[arg-type]
+            rows = [("plain rare-value solver (C, -O2, 1 thread)", plain_rate, "CPU",
+                     str(plain["summary"]))]
+            if args.peer_bin:
+                peer = run_czajka(args.peer_bin, code, k)
+                rows.append(("T. Czajka's octal-games (g++ -O3, 1 thread)",
+                             half / float(peer["cpu"]), "CPU",  # type: ignore[arg-type]
+                             str(peer["summary"])))
+            for t in threads:
+                folder = os.path.join(tmp, f"{code}-{t}")
+                ours = frontier_timed(code, k, t, folder)
+                stats = ours["stats"]
+                assert isinstance(stats, dict)
+                by = "CPU" if t == 1 else "wall"
+                seconds = float(ours["cpu"] if t == 1 else ours["wall"])  # type: ignore[arg-type]
+                rows.append((f"nimbers frontier, {t} thread{'s' if t > 1 else ''}", half / seconds,
+                             by, f"largest {stats['largest']} at {stats['largest_at']} rare "
+                             f"{stats['rare']} last_rare {stats['last_rare']}; CPU "
+                             f"{float(ours['cpu']):.1f} s, wall {float(ours['wall']):.1f} s; "  # type: ignore[arg-type]
+                             f"sha256 {str(stats['sha256'])[:16]}"))
+            print(f"  {'':<46} {'values/s':>11} {'by':>4} {'vs plain':>9} {'to 2^32':>9} "
+                  f"{'to 2^35':>9}")
+            for label, rate, by, summary in rows:
+                print(f"  {label:<46} {rate:>11,.0f} {by:>4} {rate / plain_rate:>8.1f}x "
+                      f"{span(2**32 / rate):>9} {span(2**35 / rate):>9}")
+                print(f"      {summary}")
+            print(f"  load average now: {os.getloadavg()[0]:.1f}\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+/*
+ * frontier.c -- the sparse-space method (Winning Ways ch. 4; Gangolli & Plambeck 1989; A.
+ * Flammenkamp's tables) for long runs: bounded memory, several threads, values in a file.
+ *
+ * Position n's options of common class all come from splits with a rare part (see heap.c),
+ * so marking g(p) ^ g(n - k - p) for every part p -- every rare heap size, plus the first
+ * NFIRST heap sizes, whose splits reach most values of rare class too -- gives a certain
+ * candidate: the least unmarked value of common class.  Smaller unmarked values of rare
+ * class are then looked for among the remaining splits, stopping at the first hit.
+ *
+ * Positions go in groups of G.  A part p >= D ("far") only reads values at least D below the
+ * group, so its marks for a whole group are made ahead of time, G positions at once (one load
+ * of G consecutive values per part): by helper threads when there are several, each taking
+ * groups in turn, while the finisher (the calling thread) settles the groups in order with
+ * the near parts (p < D, and the parts that are not yet the smaller heap of their splits).
+ * The marks are facts about the game, so the values do not depend on the number of threads
+ * or on D; only the time does.  A part appended during a step (a new rare heap size q) is the
+ * larger heap of its splits until n > 2q + k, when the helpers, which run at most D behind the
+ * finisher, already see it.
+ *
+ * This file holds the state (reading values back, feeding, the mask and the rare list);
+ * frontier_settle.c settles one position, frontier_step.c runs a step (frontier_core.h).
+ */
+#define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
+
+#include "frontier_core.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- reading values back: head, window or file ---------------------------------------- */
+
+static int file_read(const fr_state *s, uint64_t from, size_t n, uint16_t *dst)
+{
+    if (s->fd < 0)
+        return -1;
+    size_t w = (size_t)s->fwidth;
+    uint8_t raw[2 * SCRATCH];
+    while (n) {
+        size_t m = n < SCRATCH ? n : SCRATCH, want = m * w, got = 0;
+        while (got < want) {
+            ssize_t r = pread(s->fd, raw + got, want - got, (off_t)((from * w) + got));
+            if (r <= 0)
+                return -1;
+            got += (size_t)r;
+        }
+        for (size_t i = 0; i < m; i++)
+            dst[i] = w == 1 ? raw[i] : (uint16_t)(raw[2 * i] | (raw[2 * i + 1] << 8));
+        dst += m;
+        from += m;
+        n -= m;
+    }
+    return 0;
+}
+
+/* g(from .. from + n), n <= SCRATCH: a pointer into the head or the window, or the values
+ * copied to scratch (from all three places); NULL when the file cannot be read. */
+const uint16_t *fr_values_at(const fr_state *s, uint64_t from, size_t n, uint16_t *scratch)
+{
+    if (from >= s->base)
+        return s->buf + (from - s->base);
+    if (from + n <= s->nhead)
+        return s->head + from;
+    size_t i = 0;
+    while (i < n) {
+        uint64_t at = from + i;
+        if (at >= s->base) {
+            memcpy(scratch + i, s->buf + (at - s->base), (n - i) * sizeof(uint16_t));
+            break;
+        }
+        if (at < s->nhead) {
+            size_t m = s->nhead - at < n - i ? (size_t)(s->nhead - at) : n - i;
+            memcpy(scratch + i, s->head + at, m * sizeof(uint16_t));
+            i += m;
+            continue;
+        }
+        size_t m = s->base - at < n - i ? (size_t)(s->base - at) : n - i;
+        if (file_read(s, at, m, scratch + i) < 0)
+            return NULL;
+        i += m;
+    }
+    return scratch;
+}
+
+int fr_value_at(const fr_state *s, uint64_t i, uint32_t *v)
+{
+    uint16_t one;
+    const uint16_t *p = fr_values_at(s, i, 1, &one);
+    if (!p)
+        return -1;
+    *v = *p;
+    return 0;
+}
+
+/* ---- the state -------------------------------------------------------------------------- */
+
+fr_state *fr_new(const unsigned *rules, size_t nrules, int threads, size_t head_cap,
+                 size_t window)
+{
+    fr_state *s = (fr_state *)calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fd = -1;
+    s->fwidth = 1;
+    s->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    s->head_cap = head_cap < NFIRST + 1 ? NFIRST + 1 : head_cap;
+    s->window = window < ((size_t)1 << 12) ? ((size_t)1 << 12) : window;
+    s->buf_cap = 2 * s->window;
+    s->head = (uint16_t *)malloc(s->head_cap * sizeof(uint16_t));
+    s->buf = (uint16_t *)malloc(s->buf_cap * sizeof(uint16_t));
+    s->common[0] = (uint8_t *)malloc((size_t)1 << MAX_BITS);
+    s->common[1] = (uint8_t *)malloc((size_t)1 << MAX_BITS);
+    int bad = !s->head || !s->buf || !s->common[0] || !s->common[1] || nrules > 32;
+    if (rules) {
+        s->rules = (unsigned *)malloc((nrules + 1) * sizeof(unsigned));
+        bad = bad || !s->rules;
+        for (size_t k = 0; !bad && k < nrules; k++) {
+            s->rules[k] = rules[k];
+            if (rules[k] & 8)
+                bad = 1; /* three heaps: not the sparse space's game */
+            if (k && (rules[k] & 2))
+                s->take[s->ntake++] = k;
+            if (rules[k] & 4)
+                s->split[s->nsplit++] = k;
+        }
+        s->nrules = nrules;
+    } else {
+        s->unequal = 1;
+        s->split[s->nsplit++] = 0;
+    }
+    if (bad || !s->nsplit) {
+        fr_free(s);
+        return NULL;
+    }
+    s->kmin = s->split[0];
+    s->kmax = s->split[s->nsplit - 1];
+    s->parity_ok = 1;
+    for (size_t i = 1; i < s->nsplit; i++)
+        if ((s->split[i] ^ s->split[0]) & 1)
+            s->parity_ok = 0;
+    return s;
+}
+
+void fr_free(fr_state *s)
+{
+    if (!s)
+        return;
+    free(s->rules);
+    free(s->head);
+    free(s->buf);
+    free(s->common[0]);
+    free(s->common[1]);
+    free(s->parts);
+    free(s->tries);
+    free(s->ntries);
+    for (int i = 0; i < SLOTS; i++)
+        free(s->slots[i].tab);
+    free(s);
+}
+
+void fr_set_file(fr_state *s, int fd, int width)
+{
+    s->fd = fd;
+    s->fwidth = width == 2 ? 2 : 1;
+}
+
+void fr_get_info(const fr_state *s, fr_info *info)
+{
+    info->done = s->done;
+    info->rare = s->nrare;
+    info->last_rare = s->last_rare;
+    info->bits = s->bits;
+    info->emask = s->emask;
+    info->parts = s->nparts;
+    info->near_limit = s->near_limit;
+}
+
+/* Keeps the window: when the buffer is full, its last `window` values move to the front. */
+static void buf_push(fr_state *s, uint16_t v)
+{
+    if (s->done - s->base == s->buf_cap) {
+        size_t drop = s->buf_cap - s->window;
+        memmove(s->buf, s->buf + drop, s->window * sizeof(uint16_t));
+        s->base += drop;
+    }
+    s->buf[s->done - s->base] = v;
+}
+
+static void note_bits(fr_state *s, uint32_t v)
+{
+    while (s->bits < MAX_BITS && ((uint32_t)1 << s->bits) <= v)
+        s->bits++;
+}
+
+int fr_parts_reserve(fr_state *s, size_t need)
+{
+    if (need <= s->pcap)
+        return 0;
+    size_t cap = s->pcap ? s->pcap : 1024;
+    while (cap < need)
+        cap *= 2;
+    part *p = (part *)realloc(s->parts, cap * sizeof(part));
+    if (!p)
+        return -1;
+    s->parts = p;
+    s->pcap = cap;
+    return 0;
+}
+
+/* A value of position done, known: kept in the head and the window, and a part when rare. */
+int fr_accept(fr_state *s, uint16_t v)
+{
+    uint64_t n = s->done;
+    if (n < s->head_cap)
+        s->head[s->nhead++] = v;
+    buf_push(s, v);
+    note_bits(s, v);
+    int rare = s->has_mask && n >= 1 && is_rare(s, n, v);
+    if (rare) {
+        s->nrare++;
+        s->last_rare = n;
+    }
+    if (n >= 1 && (rare || is_first(n))) {
+        if (fr_parts_reserve(s, s->nparts + 1) < 0)
+            return -1;
+        s->parts[s->nparts].p = n;
+        s->parts[s->nparts].g = v;
+        s->nparts++;
+    }
+    s->done++;
+    return 0;
+}
+
+int fr_feed(fr_state *s, const uint16_t *values, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fr_accept(s, values[i]) < 0)
+            return NC_NOMEM;
+    return NC_OK;
+}
+
+int fr_set_mask(fr_state *s, uint32_t emask, const nc_poll *poll)
+{
+    if ((emask & 1) && !s->parity_ok)
+        return NC_BADARG;
+    s->emask = emask;
+    s->has_mask = 1;
+    for (int p = 0; p < 2; p++)
+        for (uint32_t v = 0; v < ((uint32_t)1 << MAX_BITS); v++)
+            s->common[p][v] = (uint8_t)parity32(((v << 1) | (uint32_t)p) & emask);
+    s->nparts = 0;
+    s->nrare = 0;
+    s->last_rare = 0;
+    uint16_t scratch[SCRATCH];
+    for (uint64_t i = 1; i < s->done; i += SCRATCH) {
+        size_t m = s->done - i < SCRATCH ? (size_t)(s->done - i) : SCRATCH;
+        const uint16_t *v = fr_values_at(s, i, m, scratch);
+        if (!v)
+            return NC_BADARG;
+        for (size_t j = 0; j < m; j++) {
+            uint64_t n = i + j;
+            int rare = is_rare(s, n, v[j]);
+            if (rare) {
+                s->nrare++;
+                s->last_rare = n;
+            }
+            if (rare || is_first(n)) {
+                if (fr_parts_reserve(s, s->nparts + 1) < 0)
+                    return NC_NOMEM;
+                s->parts[s->nparts].p = n;
+                s->parts[s->nparts].g = v[j];
+                s->nparts++;
+            }
+        }
+        if ((i & ((1u << 22) - 1)) < SCRATCH && nc_should_stop(poll))
+            return NC_STOPPED;
+    }
+    return NC_OK;
+}
+

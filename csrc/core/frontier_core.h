@@ -1,0 +1,139 @@
+/*
+ * frontier_core.h -- what the files of the frontier engine share (private to csrc/core):
+ *   frontier.c         the state: reading values back, feeding, the mask and the rare list
+ *   frontier_settle.c  one position: the near marks, the witnesses to try, the search
+ *   frontier_step.c    a step: the far marks a group ahead, the finisher and its helpers
+ */
+#ifndef NIMBERS_FRONTIER_CORE_H
+#define NIMBERS_FRONTIER_CORE_H
+
+
+#include "frontier.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPU_RELAX() _mm_pause()
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define FR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define FR_CLONES
+#endif
+
+/* G: positions per group; SLOTS: groups in flight; NFIRST: first heap sizes among the parts;
+ * SCRATCH: values read back per piece; CHUNK_SPLITS: splits marked one by one per chunk
+ * while values of rare class are pending, up to MARK_BUDGET before the search by value. */
+#ifndef FR_NFIRST
+#define FR_NFIRST 192
+#endif
+#ifndef FR_BUDGET
+#define FR_BUDGET 256
+#endif
+/* TRY_VALUES: values with lists of witnesses to try, TRY_LEN entries each, PER_VALUE per
+ * frequent value of the frontier, from heap sizes below TRY_FROM (cached near the frontier's). */
+#ifndef FR_TRY_FROM
+#define FR_TRY_FROM (1 << 16)
+#endif
+#ifndef FR_TRY_LEN
+#define FR_TRY_LEN 128
+#endif
+enum { TRY_VALUES = 1024, TRY_LEN = FR_TRY_LEN, PER_VALUE = 8, TRY_FROM = FR_TRY_FROM };
+enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
+       MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
+
+typedef struct {
+    uint64_t p;
+    uint32_t g;
+} part;
+
+typedef struct {
+    uint8_t *tab;       /* G rows of 2^bits marks */
+    size_t far_lo, far_hi; /* the parts [far_lo, far_hi) marked ahead */
+} slot;
+
+struct fr_state {
+    unsigned *rules;
+    size_t nrules;
+    int unequal;                /* Grundy's game */
+    size_t take[32], ntake;     /* remove k, leave one heap */
+    size_t split[32], nsplit;   /* remove k, leave two heaps */
+    size_t kmin, kmax;
+    int parity_ok;
+    int threads;
+    /* the values */
+    uint64_t done;
+    uint16_t *head;
+    size_t head_cap, nhead;
+    uint16_t *buf; /* g(base .. done) */
+    uint64_t base;
+    size_t window, buf_cap;
+    int fd, fwidth;
+    unsigned bits;
+    /* the sparse space */
+    uint32_t emask;
+    int has_mask;
+    uint8_t *common[2]; /* 2^MAX_BITS each */
+    part *parts;
+    size_t nparts, pcap;
+    uint64_t nrare, last_rare;
+    size_t near_limit; /* D of the last step */
+    /* the witnesses to try first for a value v of rare class: heap sizes a of the head
+     * whose value u makes u ^ v a frequent value of the frontier */
+    uint32_t *tries;     /* TRY_VALUES lists of TRY_LEN: a << 16 | g(a) */
+    uint16_t *ntries;
+    uint64_t tries_next; /* rebuilt when done reaches this */
+    slot slots[SLOTS];
+    size_t slot_bits;
+};
+
+static inline int parity32(uint32_t x)
+{
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    return (int)(x & 1);
+}
+
+static inline int is_rare(const fr_state *s, uint64_t i, uint32_t v)
+{
+    return !parity32(((v << 1) | (uint32_t)(i & 1)) & s->emask);
+}
+
+/* Heap sizes among the parts whatever their values: the first NFIRST, where the search for
+ * values of rare class would start anyway. */
+static inline int is_first(uint64_t n)
+{
+    return n <= NFIRST;
+}
+
+/* The end (exclusive) of the smaller heap a of the splits a + (total - a). */
+static inline uint64_t fr_split_end(const fr_state *s, uint64_t total)
+{
+    return s->unequal ? (total + 1) / 2 : total / 2 + 1;
+}
+
+typedef struct {
+    uint16_t sx[SCRATCH], sy[SCRATCH];
+    uint32_t pending[(size_t)1 << MAX_BITS];
+} finisher_scratch;
+
+/* frontier.c */
+const uint16_t *fr_values_at(const fr_state *s, uint64_t from, size_t n, uint16_t *scratch);
+int fr_value_at(const fr_state *s, uint64_t i, uint32_t *v);
+int fr_parts_reserve(fr_state *s, size_t need);
+int fr_accept(fr_state *s, uint16_t v);
+/* frontier_settle.c */
+int fr_build_tries(fr_state *s);
+int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row);
+int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs, uint32_t *value);
+
+#endif

@@ -1,0 +1,146 @@
+"""The frontier mode (nimbers.games.frontier): its values against the ordinary engine's, the
+same values for any number of threads, resuming (after a stop and after kill -9), and the
+checkpoints it refuses.  Small heads and windows send the engine through every storage path
+(head, window, values file) within a second or so per run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nimbers.games.frontier import frontier_run, frontier_stats, frontier_values
+from nimbers.games.heap import heap_game_from_code
+
+SMALL = {"head": 8192, "window": 8192}
+TINY = {"head": 1024, "window": 4096}  # the values file read back for most long searches
+
+
+def reference(code: str, n: int) -> tuple[np.ndarray, str]:
+    """The ordinary engine's values and the SHA-256 of their stored layout."""
+    values = heap_game_from_code(code).nim_values(n, progress=False)
+    width = 1 if int(values.max()) < 256 else 2
+    return values, hashlib.sha256(values.astype(f"<u{width}").tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("code, n", [("grundy", 1 << 16), ("0.6", 1 << 16), ("0.16", 1 << 15),
+                                     ("0.354", 1 << 14), ("4.07", 1 << 14), ("0.77", 5000)])
+def test_values_and_checksum_equal_the_ordinary_engine(tmp_path: Path, code: str, n: int) -> None:
+    values, sha = reference(code, n)
+    stats = frontier_run(code, n, tmp_path, threads=1, progress=False, **SMALL)
+    assert stats.heap_sizes == n and stats.sha256 == sha
+    assert np.array_equal(frontier_values(tmp_path), values)
+    assert stats.largest == int(values.max()) and stats.largest_at == int(np.argmax(values))
+    assert stats.p_positions == int(np.count_nonzero(values == 0))
+    assert frontier_stats(tmp_path) == stats
+    rare = [i for i, v in enumerate(values.tolist())
+            if bin(((v << 1) | (i & 1 if stats.parity else 0)) & (stats.mask << 1 | stats.parity)
+                   ).count("1") % 2 == 0]
+    assert stats.rare == len(rare) and stats.last_rare == rare[-1]
+
+
+def test_the_threads_do_not_change_the_values(tmp_path: Path) -> None:
+    one = frontier_run("grundy", 1 << 16, tmp_path / "1", threads=1, progress=False, **SMALL)
+    two = frontier_run("grundy", 1 << 16, tmp_path / "2", threads=2, progress=False, **SMALL)
+    three = frontier_run("0.6", 1 << 14, tmp_path / "3", threads=3, progress=False, **TINY)
+    assert one.sha256 == two.sha256 == reference("grundy", 1 << 16)[1]
+    assert three.sha256 == reference("0.6", 1 << 14)[1]
+
+
+def test_a_run_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
+    first = frontier_run("0.6", 20000, tmp_path, threads=2, progress=False, **SMALL)
+    assert first.heap_sizes == 20000
+    with open(tmp_path / "values.bin", "ab") as f:  # values written after the checkpoint
+        f.write(b"\x07" * 999)
+    again = frontier_run("0.6", 1 << 15, tmp_path, threads=1, progress=False, **SMALL)
+    assert again.sha256 == reference("0.6", 1 << 15)[1]
+    assert frontier_run("0.6", 1000, tmp_path, progress=False, **SMALL).heap_sizes == 1 << 15
+
+
+def test_kill_9_then_resume_gives_the_uninterrupted_values(tmp_path: Path) -> None:
+    n = 1 << 18
+    script = ("import sys; from nimbers.games.frontier import frontier_run; "
+              f"frontier_run('grundy', {n}, sys.argv[1], threads=2, interval=0.02, "
+              "progress=False, head=8192, window=8192)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            cp = tmp_path / "checkpoint.json"
+            if cp.exists() and json.loads(cp.read_text())["count"] > 20000:
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    count = json.loads((tmp_path / "checkpoint.json").read_text())["count"]
+    assert 8192 <= count < n  # killed mid-run, after a checkpoint
+    stats = frontier_run("grundy", n, tmp_path, threads=1, progress=False, **SMALL)
+    assert stats.sha256 == reference("grundy", n)[1]
+
+
+def test_corrupted_and_foreign_checkpoints_are_refused(tmp_path: Path) -> None:
+    frontier_run("grundy", 3000, tmp_path, progress=False, **SMALL)
+    with pytest.raises(ValueError, match="a run of grundy, not of 0.6"):
+        frontier_run("0.6", 4000, tmp_path, progress=False, **SMALL)
+    values = (tmp_path / "values.bin").read_bytes()
+    (tmp_path / "values.bin").write_bytes(values[:100] + bytes([values[100] ^ 1]) + values[101:])
+    with pytest.raises(ValueError, match="do not match the checkpoint's SHA-256"):
+        frontier_run("grundy", 4000, tmp_path, progress=False, **SMALL)
+    (tmp_path / "values.bin").write_bytes(values[:2000])
+    with pytest.raises(ValueError, match="shorter than its checkpoint"):
+        frontier_run("grundy", 4000, tmp_path, progress=False, **SMALL)
+    (tmp_path / "values.bin").write_bytes(values)
+    text = (tmp_path / "checkpoint.json").read_text()
+    (tmp_path / "checkpoint.json").write_text(text.replace('"count": 3000', '"count": 2999'))
+    with pytest.raises(ValueError, match="corrupted"):
+        frontier_run("grundy", 4000, tmp_path, progress=False, **SMALL)
+    (tmp_path / "checkpoint.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not a readable frontier checkpoint"):
+        frontier_values(tmp_path)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"game": "0.3F"}, "three heaps"),
+    ({"game": "0.33"}, "no move leaves two heaps"),
+    ({"until": 0}, "until must be a positive int"),
+    ({"until": 2**48}, "below 2"),
+    ({"threads": 0}, "threads must be a positive int"),
+    ({"interval": -1}, "interval must be a positive number"),
+    ({"window": 100}, "at least 4096"),
+])
+def test_bad_arguments_are_refused(tmp_path: Path, kwargs: dict[str, object],
+                                   message: str) -> None:
+    args: dict[str, object] = {"game": "grundy", "until": 100, "checkpoint": tmp_path,
+                               "progress": False, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        frontier_run(**args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        frontier_run(3.5, 10, tmp_path)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no frontier checkpoint"):
+        frontier_values(tmp_path / "nothing")
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nimbers.cli import main
+    run = str(tmp_path / "run")
+    assert main(["heap", "grundy", "--frontier", "--until", "2^12", "--checkpoint", run,
+                 "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "rare mask 7e" in out and reference("grundy", 4096)[1] in out
+    assert main(["heap", "officers", "--frontier", "--until", "5000", "--checkpoint", run]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a run of grundy, not of 0.6" in err
+    assert main(["heap", "grundy", "--until", "5000"]) == 2
+    assert "--until comes with --frontier" in capsys.readouterr().err
+    assert main(["heap", "grundy", "--frontier", "--until", "5000"]) == 2
+    assert "--checkpoint DIR" in capsys.readouterr().err
