@@ -351,7 +351,7 @@ def _free_size(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int) -
     while frontier:
         frontier = [y for x in frontier for g in keep if (y := int(q.mul[x, g])) not in sub]
         sub.update(frontier)
-    return len(sub) * (k + 1) ** len(free)
+    return len(sub) * int((k + 1) ** len(free))
 
 
 def _free_product(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int
