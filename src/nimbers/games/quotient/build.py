@@ -79,6 +79,17 @@ class Round:
     #: each state's element, and its outcome (True: P) computed from its options
     elements: np.ndarray | None = None
     outcome: np.ndarray | None = None
+    #: each state's parent state and the heap added to it (a word reaching the state)
+    parent: list[tuple[int, int]] | None = None
+
+    def word(self, state: int) -> list[int]:
+        """The heaps of a position reaching state."""
+        assert self.parent is not None
+        out = []
+        while state > 0:
+            state, h = self.parent[state]
+            out.append(h)
+        return out
 
 
 class GiveUp(Exception):
@@ -130,6 +141,7 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
     ws: list[np.ndarray] = [np.zeros(m, dtype=bool)]
     index: dict[bytes, int] = {b"start": 0}
     trans: list[list[int]] = [[] for _ in heaps]
+    parent: list[tuple[int, int]] = [(-1, 0)]     # how each state was first reached
     proved = True
     head = 0
     while head < len(xs):
@@ -143,7 +155,7 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
         for i, ph in enumerate(phis):
             nx = cand.mul[fx, ph]
             nw = gain[i][fx] | fw[:, shift[i]]
-            for x, w in zip(nx.tolist(), nw):
+            for j, (x, w) in enumerate(zip(nx.tolist(), nw)):
                 k = _key(x, w)
                 s = index.get(k)
                 if s is None:
@@ -151,6 +163,7 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
                     index[k] = s
                     xs.append(x)
                     ws.append(w)
+                    parent.append((head + j, heaps[i]))
                 trans[i].append(s)
         head = stop
         if len(xs) > MAX_STATES:
@@ -161,7 +174,7 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
     predicted = cand.p[np.array(xs)]
     proved = bool(np.array_equal(outcome_p, predicted))
     if not minimise:
-        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p)
+        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p, parent)
     delta = np.array(trans, dtype=np.int64).reshape(len(heaps), len(xs))
     key = np.array(xs, dtype=np.int64) * 2 + outcome_p if refine else outcome_p
     nxt = _minimise(delta, key, outcome_p, heaps, len(cand.phi), max_order)
@@ -259,6 +272,7 @@ class _Search:
         self.gens, self.options = gens, options
         self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
         self.rounds = 0
+        self.suspects: list[int] = []
 
     def round(self, cand: Candidate, minimise: bool = False, refine: bool = False) -> Round:
         self.rounds += 1
@@ -281,9 +295,24 @@ class _Search:
             p = cand.p.copy()
             p[first] = r.outcome[idx]
             if np.array_equal(p, cand.p):
+                self._suspect(r, p)
                 break
             cand = Candidate(cand.mul, p, cand.phi)
         return cand, None
+
+    def _suspect(self, r: Round, p: np.ndarray) -> None:
+        """Heaps in which two positions of one element but different outcomes differ:
+        the likely cause of a split."""
+        assert r.elements is not None and r.outcome is not None
+        wrong = np.flatnonzero(p[r.elements] != r.outcome)
+        if not len(wrong):
+            return
+        s = int(wrong[0])
+        same = int(np.flatnonzero(r.elements == r.elements[s])[0])
+        a, b = sorted(r.word(s)), sorted(r.word(same))
+        for h in set(a) ^ set(b) | {h for h in set(a) & set(b) if a.count(h) != b.count(h)}:
+            if h not in self.suspects:
+                self.suspects.append(h)
 
 
 def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
@@ -327,7 +356,8 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
         bound = str(e)
     # 4. ... or free generators for heap n and the heaps below it, one more each time,
     #    beside what the other heaps generate in Q_{n-1}
-    below = [h for h in reversed(gens) if h != n]
+    below = [h for h in search.suspects if h != n]
+    below += [h for h in reversed(gens) if h != n and h not in below]
     for extra in range(1, len(below) + 1):
         free = [n] + below[:extra]
         if deadline is not None and time.monotonic() > deadline:
@@ -351,7 +381,7 @@ def _free_size(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int) -
     while frontier:
         frontier = [y for x in frontier for g in keep if (y := int(q.mul[x, g])) not in sub]
         sub.update(frontier)
-    return len(sub) * int((k + 1) ** len(free))
+    return int(len(sub) * (k + 1) ** len(free))
 
 
 def _free_product(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int
