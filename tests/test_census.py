@@ -22,6 +22,7 @@ from nimbers.games.octal_census.classes import (codes_up_to, dead_heaps, normali
 from nimbers.games.octal_census.report import census_report
 from nimbers.games.octal_census.table import TABLE, append_row, read_rows
 from nimbers.games.octal_census.verify import CensusError, verify_census
+from oracle import heap_values
 
 DATA = Path(__file__).parent / "data"
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -332,3 +333,20 @@ def test_torn_last_line_is_dropped(tmp_path):
         f.write(b"not json\n")
     with pytest.raises(ValueError, match="line 2"):
         read_rows(str(tmp_path))
+
+
+def test_verify_the_two_digit_table(two_digits):
+    """Every row of a whole census, tiny proofs (4.0: six values) beside open games."""
+    out, rows = two_digits
+    result = verify_census(out, workers=2, budget=30)
+    assert (result.rows, result.proven) == (len(rows), sum(r["period"] is not None for r in rows))
+
+
+def test_a_proof_beyond_the_published_list(tmp_path):
+    """4.344 is proven here (period 51 from heap 998; Czajka's UnsolvedGames.md lists it as
+    open): the values agree with the definition's brute force up to the proof's bound."""
+    row, = census(codes=["4.344"], out=str(tmp_path), workers=1, budget=30, progress=False)
+    assert (row["period"], row["preperiod"], row["certificate"]["bound"]) == (51, 998, 2101)
+    brute = heap_values([4, 3, 4, 4], 2101)
+    assert octal_game("4.344").nim_values(2101).tolist() == brute
+    assert brute[998:2101 - 51] == brute[998 + 51:] and brute[997] != brute[997 + 51]

@@ -4,8 +4,8 @@
    the codes into candidate classes (equal sequences, dead heaps dropped).
 2. A small budget for every class (most are proven in milliseconds).
 3. The classes still open, deeper: each gets its share of the time left when a worker takes
-   it (larger for the classes that went deeper in step 2, where time buys depth; time a class
-   did not use goes to the ones after it), those that went furthest first.  When the budget
+   it (four shares for a sequence that looks settled, half for a slow one; time a class did
+   not use goes to the ones after it), those that went furthest first.  When the budget
    is spent, the rows of step 2 stand for the rest.
 
 Rows are appended to DIR/census.jsonl as they are final, so a census stopped at any moment
@@ -20,7 +20,6 @@ import concurrent.futures as cf
 import contextlib
 import multiprocessing
 import os
-import sys
 import time
 from typing import Any, Iterator, Sequence
 
@@ -33,8 +32,8 @@ from .table import append_row, covered_codes, read_meta, read_rows, write_meta
 
 __all__ = ["census", "DEFAULT_BUDGET", "DEFAULT_MAX_N", "SMALL_BUDGET", "executor"]
 
-#: the seconds a census takes by default (every code with three digits in 12 minutes)
-DEFAULT_BUDGET = 720.0
+#: the seconds a census takes by default (every code with three digits in 13 minutes)
+DEFAULT_BUDGET = 780.0
 #: the most heap sizes one game is taken to by default (.354 needs 20,126,195 for its proof)
 DEFAULT_MAX_N = 1 << 26
 #: the first budget of every class, seconds
@@ -67,7 +66,7 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     out : str
         The directory of the table; a census run again there computes only what is missing.
     budget : float
-        Seconds for the whole census (default 720).
+        Seconds for the whole census (default 780).
     workers : int, optional
         Processes of the pool (default: this machine's cores); ignored with a scheduler.
     scheduler : str, optional
@@ -78,6 +77,9 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
         Identify games differing only by dead heap sizes (default True).
     progress : bool, optional
         A progress bar (default: on a terminal).
+
+    The pool's processes start by importing the caller's ``__main__`` (as with
+    multiprocessing's spawn): call census from a script under ``if __name__ == "__main__":``.
 
     Returns
     -------
@@ -145,9 +147,10 @@ def executor(workers: int | None = None, scheduler: str | None = None
             os.cpu_count() or 1)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers is a positive int, got {workers!r}")
-    # fork on Linux: no re-import of the caller's __main__ (a script without a main guard
-    # works), and workers start at once; elsewhere the platform's safe default
-    method = "fork" if sys.platform.startswith("linux") else None
+    # never fork: numpy's BLAS threads make fork unsafe (Python 3.12 warns); like spawn, a
+    # forkserver's workers import the caller's __main__, so a script needs the usual
+    # ``if __name__ == "__main__":`` guard (``nimbers`` and ``python -m nimbers`` have it)
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     pool = cf.ProcessPoolExecutor(max_workers=workers,
                                   mp_context=multiprocessing.get_context(method))
     try:
@@ -258,10 +261,12 @@ class _Schedule:
 
 
 def _weight(row: dict[str, Any], typical: float) -> float:
-    """A class's claim on the time left: time buys depth where values are cheap (the sparse
-    space settled: the frontier games solved so far, .376 and .354, are of that kind), and
-    little where every heap size costs a scan, so the share grows with the depth the small
-    budget reached against the typical class (from half to four times), and doubles when
-    an apparent period shows."""
-    ratio = min(4.0, max(0.5, float(row["reached"]) / max(typical, 1.0)))
-    return ratio * (2.0 if row["apparent_period"] is not None else 1.0)
+    """A class's claim on the time left.  Four shares when the sequence looks settled -- an
+    apparent period, or a largest value that has not grown over the last 63/64 of the heap
+    sizes (.354: 113 at heap 1152, then nothing larger for ten million heap sizes before its
+    period is proven) -- since such games are the ones proven by going deeper; half a share
+    when the small budget reached less than a quarter of the typical depth (every heap size
+    a scan: more time buys little depth)."""
+    settled = row["apparent_period"] is not None or row["largest_at"] * 64 < row["reached"]
+    slow = row["reached"] * 4 < typical
+    return (4.0 if settled else 1.0) * (0.5 if slow else 1.0)
