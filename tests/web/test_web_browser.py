@@ -7,7 +7,7 @@ Skipped, with the reason, when Selenium or Chromium and its driver are not insta
 (`.ci/run` installs them: apt-get install chromium chromium-driver; pip install '.[test]').
 The browser is kept off the network: every non-local request goes to a dead proxy.
 
-NIMBERS_SCREENSHOTS=docs python -m pytest tests/test_web_browser.py
+NIMBERS_SCREENSHOTS=docs python -m pytest tests/web/test_web_browser.py
     also saves the screenshots shown in docs/guide.md (web-*.png).
 """
 
@@ -39,7 +39,7 @@ if os.environ.get("NIMBERS_UNDER_SANITIZER"):
     pytest.skip("the browser is not run under the sanitizers' preloaded libraries (the pages "
                 "exercise no C code; the API tests still run)", allow_module_level=True)
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

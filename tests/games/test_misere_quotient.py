@@ -16,7 +16,7 @@ import pytest
 
 from nimbers.games import Nim, MisereQuotient, misere_quotient, octal_game
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "misere_quotients.json")
+DATA = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "misere_quotients.json")
                   .read_text(encoding="utf-8"))
 
 

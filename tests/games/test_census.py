@@ -24,8 +24,8 @@ from nimbers.games.octal_census.table import TABLE, append_row, read_rows
 from nimbers.games.octal_census.verify import CensusError, verify_census
 from oracle import heap_values
 
-DATA = Path(__file__).parent / "data"
-SRC = str(Path(__file__).resolve().parent.parent / "src")
+DATA = Path(__file__).resolve().parents[1] / "data"
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 #: heap sizes per game in the tables compared here: small enough to be quick, and a depth
 #: rather than a time, so that every run gives the same table
 DEPTH = 1 << 14
