@@ -222,3 +222,13 @@ def test_cli_quotient(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["order"] == 8 and data["p_words"] == ["a", "b²"]
     assert main(["heap", "0.75", "--quotient", "-1"]) == 2
+
+
+def test_tampered_but_well_formed_quotient_is_not_used(tmp_path):
+    data = misere_quotient(octal_game("0.75"), 8).to_json()
+    data["p_portion"] = [0]             # a monoid still, but the wrong P-portion
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    q = MisereQuotient.load(path)
+    with pytest.raises(ValueError, match="does not say"):
+        octal_game("0.75").use_quotient(q)

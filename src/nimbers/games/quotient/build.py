@@ -81,6 +81,8 @@ class Round:
     outcome: np.ndarray | None = None
     #: each state's parent state and the heap added to it (a word reaching the state)
     parent: list[tuple[int, int]] | None = None
+    #: the fewest tokens of a position seen reaching each state
+    tokens: np.ndarray | None = None
 
     def word(self, state: int) -> list[int]:
         """The heaps of a position reaching state."""
@@ -142,6 +144,7 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
     index: dict[bytes, int] = {b"start": 0}
     trans: list[list[int]] = [[] for _ in heaps]
     parent: list[tuple[int, int]] = [(-1, 0)]     # how each state was first reached
+    tokens: list[int] = [0]                       # the fewest tokens seen reaching it
     proved = True
     head = 0
     while head < len(xs):
@@ -158,12 +161,16 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
             for j, (x, w) in enumerate(zip(nx.tolist(), nw)):
                 k = _key(x, w)
                 s = index.get(k)
+                t = tokens[head + j] + heaps[i]
                 if s is None:
                     s = len(xs)
                     index[k] = s
                     xs.append(x)
                     ws.append(w)
                     parent.append((head + j, heaps[i]))
+                    tokens.append(t)
+                elif t < tokens[s]:
+                    tokens[s] = t
                 trans[i].append(s)
         head = stop
         if len(xs) > MAX_STATES:
@@ -174,7 +181,8 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
     predicted = cand.p[np.array(xs)]
     proved = bool(np.array_equal(outcome_p, predicted))
     if not minimise:
-        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p, parent)
+        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p, parent,
+                     np.array(tokens, dtype=np.int64))
     delta = np.array(trans, dtype=np.int64).reshape(len(heaps), len(xs))
     key = np.array(xs, dtype=np.int64) * 2 + outcome_p if refine else outcome_p
     nxt = _minimise(delta, key, outcome_p, heaps, len(cand.phi), max_order)
@@ -281,9 +289,10 @@ class _Search:
                            self.interrupt, minimise, refine)
 
     def calibrate(self, cand: Candidate) -> tuple[Candidate, Round | None]:
-        """Recalibrate P on a fixed monoid: each element takes the outcome of the first
-        state (in breadth-first order) that reaches it, until a round proves it (returned
-        with it) or P stops changing (the last candidate, with None: too coarse)."""
+        """Recalibrate P on a fixed monoid: each element takes the outcome of its state
+        with the fewest tokens (whose options are the smallest positions, so right first),
+        until a round proves it (returned with it) or P stops changing (the last candidate,
+        with None: too coarse)."""
         for _ in range(_P_ROUNDS):
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise GiveUp("time limit reached")
@@ -291,9 +300,11 @@ class _Search:
             if r.proved:
                 return cand, r
             assert r.elements is not None and r.outcome is not None
-            first, idx = np.unique(r.elements, return_index=True)
+            assert r.tokens is not None
+            order = np.lexsort((np.arange(len(r.tokens)), r.tokens, r.elements))
+            first, idx = np.unique(r.elements[order], return_index=True)
             p = cand.p.copy()
-            p[first] = r.outcome[idx]
+            p[first] = r.outcome[order[idx]]
             if np.array_equal(p, cand.p):
                 self._suspect(r, p)
                 break
@@ -308,7 +319,8 @@ class _Search:
         if not len(wrong):
             return
         s = int(wrong[0])
-        same = int(np.flatnonzero(r.elements == r.elements[s])[0])
+        agree = np.flatnonzero((r.elements == r.elements[s]) & (r.outcome != r.outcome[s]))
+        same = int(agree[0])
         a, b = sorted(r.word(s)), sorted(r.word(same))
         for h in set(a) ^ set(b) | {h for h in set(a) & set(b) if a.count(h) != b.count(h)}:
             if h not in self.suspects:
