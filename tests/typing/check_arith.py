@@ -1,4 +1,4 @@
-"""Typing tests: mypy --strict checks this file (tests/test_typing.py runs it).  Each
+"""Typing tests: mypy --strict checks this file (tests/arith/test_typing.py runs it).  Each
 ``assert_type`` must hold; each line marked ``# E:`` must be reported as an error."""
 
 from typing import Any

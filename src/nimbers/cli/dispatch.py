@@ -15,6 +15,7 @@ import sys
 from typing import Callable, NoReturn, Sequence
 
 from .. import _startup
+from ..notation import NUMBER_RULE
 from . import arith, census, field, games, linalg, ordinal, play, serve, tables
 from .options import (Commands, EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_IO, EXIT_USAGE, NUMBERING,
                       Parser, StreamError, UsageError, output_errors, say, write_out)
@@ -38,8 +39,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     """The top-level parser and each subcommand's own parser, by name."""
     parser = Parser(
         prog="nimbers",
-        description="Nimber arithmetic, impartial games and linear algebra over the nim field. "
-                    "Numbers are ASCII decimal, 0x.., 0b.. or 0o.., with _ between digits allowed, of any size.",
+        description="Nimber arithmetic, impartial games and linear algebra over the nim field.\n"
+                    f"{NUMBER_RULE[0].upper()}{NUMBER_RULE[1:]}.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"nimbers {_version()}")

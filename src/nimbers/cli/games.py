@@ -42,9 +42,12 @@ def game_commands(commands: Commands) -> None:
                    help="print statistics instead of the values: the largest value, the rare "
                         "mask and the rare heap sizes with their values")
     p.add_argument("--save", metavar="FILE.npy",
-                   help="save the values (and the state to resume from, FILE.npy.json)")
+                   help="save the values (.npy added to a name without it) and, beside "
+                        "them, the state to resume from (FILE.npy.json); each file is written "
+                        "whole or not at all")
     p.add_argument("--resume", metavar="FILE.npy",
-                   help="start from the values saved there (by --save) instead of from 0")
+                   help="start from the values saved there (by --save) instead of from 0; "
+                        "what is read is checked (a damaged or altered file is refused)")
     p.add_argument("--heaps", metavar="SIZES",
                    help="a position, heap sizes like 3,5: prints its value, who wins and a "
                         "winning move (e.g. nimbers heap kayles --heaps 3,4)")

@@ -41,7 +41,7 @@ _WORK: dict[str, tuple[int, float]] = {
     "inverse": (2, 1.5e7),            # Itoh and Tsujii: 2 log2(D) products of ~D^2 / log D
     "power": (2, 1.5e9),              # per product (times the exponent's bits)
     "conjugates": (2, 2e6),           # D Frobenius maps, each written out as an ordinal
-    "Artin-Schreier": (2, 1.5e6),     # D images of y^2 + y, eliminated over GF(2)
+    "Artin-Schreier equation": (2, 1.5e6),    # D images of y^2 + y, eliminated over GF(2)
     "minimal polynomial": (3, 5e8),   # D products and an elimination of D vectors of D bits
     "roots": (2, 1.5e6),              # per root-finding step (times the degree squared)
 }

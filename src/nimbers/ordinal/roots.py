@@ -33,11 +33,11 @@ def solve_artin_schreier(a: Any) -> list[Ordinal]:
     """
     a = Ordinal(a)
     field = _Field.of([a])
-    field.check_work("Artin-Schreier")
+    field.check_work("Artin-Schreier equation")
     root = _linear_solve_as(field, a)
     if root is None:  # a has trace 1 in its field: the roots lie in the quadratic extension
         field = field.extended(2)
-        field.check_work("Artin-Schreier")
+        field.check_work("Artin-Schreier equation")
         root = _linear_solve_as(field, a)
     if root is None:
         raise AssertionError("x^2 + x = a has a root in the quadratic extension")

@@ -11,14 +11,10 @@ from ..notation import HeapMove, read_heap_move, say_count, say_heap_move, say_s
 from .base import GamePlay
 
 
-_count = say_count
-_said = say_sizes
-
-
 def _become(options: Iterable[tuple[int, ...]], most: int = 4) -> str:
     shown = sorted(options)
     more = f", ... ({len(shown) - most} more)" if len(shown) > most else ""
-    return ", or ".join(_said(r) for r in shown[:most]) + more
+    return ", or ".join(say_sizes(r) for r in shown[:most]) + more
 
 
 def _choices(values: Sequence[int]) -> str:
@@ -101,7 +97,7 @@ class _HeapNotation(GamePlay):
         moves = self._heap_moves(h)
         if not moves:
             movable = [str(j) for j, x in enumerate(heaps) if self._heap_moves(x)]
-            raise ValueError(f"{w} {i} ({_count(h, *self.unit)}) cannot be moved in {self.name}; "
+            raise ValueError(f"{w} {i} ({say_count(h, *self.unit)}) cannot be moved in {self.name}; "
                              f"{w}s that can: {', '.join(movable)}")
         takes = sorted({k for k, _ in moves})
         if takes == [0]:  # a game that only splits heaps (Grundy's game)
@@ -110,22 +106,22 @@ class _HeapNotation(GamePlay):
         if take is None:
             take = h - sum(left or ())
             if take < 0:
-                raise ValueError(f"{w} {i} has only {_count(h, *self.unit)}: it cannot leave "
-                                 f"{_said(left or ())}")
+                raise ValueError(f"{w} {i} has only {say_count(h, *self.unit)}: it cannot leave "
+                                 f"{say_sizes(left or ())}")
         if take > h:
-            raise ValueError(f"{w} {i} has only {_count(h, *self.unit)}; {may}")
+            raise ValueError(f"{w} {i} has only {say_count(h, *self.unit)}; {may}")
         fits = [(k, rest) for k, rest in moves if k == take and (left is None or rest == left)]
         if not fits:
             if take not in takes:
-                raise ValueError(f"taking {take} from {w} {i} ({_count(h, *self.unit)}) is not "
+                raise ValueError(f"taking {take} from {w} {i} ({say_count(h, *self.unit)}) is not "
                                  f"allowed: {may}")
             allowed = sorted({rest for k, rest in moves if k == take})
-            raise ValueError(f"taking {take} from {w} {i} ({h}) and leaving {_said(left or ())} "
-                             f"is not allowed: it may leave " + ", or ".join(_said(r) for r in allowed))
+            raise ValueError(f"taking {take} from {w} {i} ({h}) and leaving {say_sizes(left or ())} "
+                             f"is not allowed: it may leave " + ", or ".join(say_sizes(r) for r in allowed))
         if len({rest for _, rest in fits}) > 1:
             allowed = sorted({rest for _, rest in fits})
             raise ValueError(f"taking {take} from {w} {i} ({h}) may leave "
-                             + ", or ".join(_said(r) for r in allowed)
+                             + ", or ".join(say_sizes(r) for r in allowed)
                              + f": say which, e.g. '{i}:{take} -> "
                              + (" ".join(map(str, allowed[-1])) or "0") + "'")
         return self._apply((i, take, fits[0][1]), heaps)
@@ -136,7 +132,7 @@ class _HeapNotation(GamePlay):
         """A split typed in a game whose every move splits a heap, tokens kept."""
         options = {rest for _, rest in moves}
         if left is None or left not in options:
-            got = "" if left is None else f" into {_said(left)}"
+            got = "" if left is None else f" into {say_sizes(left)}"
             raise ValueError(f"{self.name} only splits heaps, keeping every token: heap {i} "
                              f"({h}) cannot be split{got}; it may become {_become(options)} "
                              f"(e.g. '{i} -> {' '.join(map(str, min(options)))}')")

@@ -266,8 +266,9 @@ def heap_hint(spec: str, heaps: list[int]) -> dict[str, Any]:
            "position is worth the nim-sum of the heaps' values; 0 means the player to move "
            "loses. A winning move changes one heap into heaps whose values bring the nim-sum "
            "to 0.")
-    return {"values": values, "total": str(total), "losing": total == 0, "moves": moves,
-            "columns": explain.explain_sum(*values).lines if values else [], "why": why}
+    return {"heaps": list(heaps), "values": values, "total": str(total), "losing": total == 0,
+            "moves": moves, "columns": explain.explain_sum(*values).lines if values else [],
+            "why": why}
 
 
 def heap_move(spec: str, heaps: list[int], index: int, take: int,
@@ -439,7 +440,8 @@ def tartan_hint(rows_game: str, cols_game: str, shape: tuple[int, int],
                "Turning Corners simply a ⊗ b), and the position is worth the nim-sum over the "
                "heads. A winning move is found by nim division: it turns a product of a row "
                "move and a column move whose value brings the total to 0.")
-    return {"grid": grid, "total": str(total), "losing": total == 0, "moves": moves,
+    return {"heads": [list(h) for h in heads], "grid": grid, "total": str(total),
+            "losing": total == 0, "moves": moves,
             "head_values": [grid[a][b] for a, b in heads], "why": why, "name": game.name}
 
 

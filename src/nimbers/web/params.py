@@ -23,7 +23,7 @@ from typing import Any
 from ..notation import (NotationError, describe_bound, items, read_cells, read_integer,
                         read_row)
 
-__all__ = ["BadRequest", "nimber", "integer", "flag", "choice", "text", "int_list",
+__all__ = ["BadRequest", "nimber", "integer", "flag", "choice", "text", "game_name", "int_list",
            "coin_row", "cells", "MAX_BITS", "MAX_DIGITS"]
 
 #: The largest operand of the calculator, in bits (a product of two takes milliseconds).
@@ -119,6 +119,23 @@ def text(params: dict[str, Any], name: str, longest: int = 40, default: Any = ..
         raise BadRequest(f"{name}: at most {longest} characters, got {len(v)}")
     if not re.fullmatch(r"[\x20-\x7e]*", v):
         raise BadRequest(f"{name}: only printable ASCII characters are allowed")
+    return v
+
+
+def game_name(params: dict[str, Any], name: str, default: Any = ...) -> str:
+    """A game's name or code, as the catalogue reads it: at most 40 printable characters,
+    the literature's typography included ("Dawson\u2019s Kayles", "ruler \u00d7 twins").
+
+    >>> game_name({"game": "ruler \u00d7 twins"}, "game")
+    'ruler × twins'
+    """
+    v = _get(params, name, default)
+    if not isinstance(v, str):
+        raise BadRequest(f"{name}: expected text, got {type(v).__name__}")
+    if len(v) > 40:
+        raise BadRequest(f"{name}: at most 40 characters, got {len(v)}")
+    if not v.isprintable():
+        raise BadRequest(f"{name}: only printable characters are allowed")
     return v
 
 

@@ -71,11 +71,12 @@ class Endpoint:
 
 
 def _game(q: dict[str, Any]) -> str:
-    return P.text(q, "game")
+    return P.game_name(q, "game")
 
 
 def _tartan_shape(q: dict[str, Any]) -> dict[str, Any]:
-    return {"rows_game": P.text(q, "rows_game"), "cols_game": P.text(q, "cols_game", default="")}
+    return {"rows_game": P.game_name(q, "rows_game"),
+            "cols_game": P.game_name(q, "cols_game", default="")}
 
 
 def _grid(q: dict[str, Any]) -> tuple[int, int]:

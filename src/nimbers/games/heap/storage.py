@@ -161,8 +161,9 @@ def _checked_state(state_file: str, state: Any) -> dict[str, Any]:
     if state.get("version") != 1:
         raise bad(f"version {state.get('version')!r}; this nimbers reads version 1")
     for key in ("name", "code", "kind"):
-        if not isinstance(state.get(key), str) or not 0 < len(state[key]) <= 200:
-            raise bad(f"{key} must be a short string")
+        value = state.get(key)
+        if not isinstance(value, str) or not 0 < len(value) <= 200 or not value.isprintable():
+            raise bad(f"{key} must be a short printable string")
     if state["kind"] not in _KINDS:
         raise bad(f"unknown kind {state['kind'][:40]!r}")
     rules = state.get("rules")

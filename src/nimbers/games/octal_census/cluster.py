@@ -13,7 +13,7 @@ from typing import Any, Iterator
 __all__ = ["dask_executor", "CONNECT_SECONDS"]
 
 #: how long to try to reach the scheduler, and then to wait for a first worker
-CONNECT_SECONDS = 20
+CONNECT_SECONDS = 10
 
 
 @contextlib.contextmanager

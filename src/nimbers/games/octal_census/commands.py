@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the table goes: DIR/census.jsonl, one row per class, appended as "
                         "classes finish; run again after a kill to compute only what is missing")
     p.add_argument("--budget", type=float, metavar="SECONDS",
-                   help="the whole census's time (default 600; verify: 240 for the open rows): "
+                   help="the whole census's time (default 780; verify: 240 for the open rows): "
                         "every class first gets a second, then the open ones share the rest")
     p.add_argument("--workers", type=int, metavar="N",
                    help="processes computing at once (default: this machine's cores)")

@@ -115,20 +115,19 @@ def deepen(game: HeapGame, max_n: int, deadline: Deadline, start: int = FIRST_LE
     """
     began = time.monotonic()
     level = min(start, max_n)
-    done: list[tuple[int, float]] = []  # (heap sizes, seconds since began)
-    per = Periodicity(None, None, False, 0)
-    reached = 0
+    # the first step (milliseconds) always finishes: a row needs some values
+    per = game.period(max_n=level, progress=False)
+    reached = per.checked_up_to
+    done = [(level, time.monotonic() - began)]  # (heap sizes, seconds since began)
     try:
         with deadline.alarm(grace=max(1.0, 0.25 * deadline.left())):
-            while True:
-                per = game.period(max_n=level, progress=False)
-                reached = per.checked_up_to
-                done.append((level, time.monotonic() - began))
-                if per.proven or level >= max_n:
-                    break
+            while not per.proven and level < max_n:
                 level = _next_level(level, max_n, done, deadline.left())
                 if level <= reached:
                     break
+                per = game.period(max_n=level, progress=False)
+                reached = per.checked_up_to
+                done.append((level, time.monotonic() - began))
     except TimeUp:
         pass  # the values up to the last finished step stand
     return _Deepened(game, per, reached, time.monotonic() - began)

@@ -3,9 +3,10 @@
 1. Survey: the first 4096 heap sizes of every code not in the table yet, in batches, to group
    the codes into candidate classes (equal sequences, dead heaps dropped).
 2. A small budget for every class (most are proven in milliseconds).
-3. The classes still open, deeper: each gets a fair share of the time left when a worker
-   takes it (time a class did not use goes to the ones after it), those that went furthest
-   in step 2 first.  When the budget is spent, the rows of step 2 stand for the rest.
+3. The classes still open, deeper: each gets its share of the time left when a worker takes
+   it (four shares for a sequence that looks settled, half for a slow one; time a class did
+   not use goes to the ones after it), those that went furthest first.  When the budget
+   is spent, the rows of step 2 stand for the rest.
 
 Rows are appended to DIR/census.jsonl as they are final, so a census stopped at any moment
 and run again computes only the codes with no row.  The work runs on a process pool (this
@@ -19,9 +20,10 @@ import concurrent.futures as cf
 import contextlib
 import multiprocessing
 import os
-import sys
 import time
 from typing import Any, Iterator, Sequence
+
+import numpy as np
 
 from ..._progress import Progress, ProgressOption
 from . import compute
@@ -30,8 +32,8 @@ from .table import append_row, covered_codes, read_meta, read_rows, write_meta
 
 __all__ = ["census", "DEFAULT_BUDGET", "DEFAULT_MAX_N", "SMALL_BUDGET", "executor"]
 
-#: the seconds a census takes by default (every code with three digits fits on two cores)
-DEFAULT_BUDGET = 600.0
+#: the seconds a census takes by default (every code with three digits in 13 minutes)
+DEFAULT_BUDGET = 780.0
 #: the most heap sizes one game is taken to by default (.354 needs 20,126,195 for its proof)
 DEFAULT_MAX_N = 1 << 26
 #: the first budget of every class, seconds
@@ -64,7 +66,7 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     out : str
         The directory of the table; a census run again there computes only what is missing.
     budget : float
-        Seconds for the whole census (default 600).
+        Seconds for the whole census (default 780).
     workers : int, optional
         Processes of the pool (default: this machine's cores); ignored with a scheduler.
     scheduler : str, optional
@@ -75,6 +77,9 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
         Identify games differing only by dead heap sizes (default True).
     progress : bool, optional
         A progress bar (default: on a terminal).
+
+    The pool's processes start by importing the caller's ``__main__`` (as with
+    multiprocessing's spawn): call census from a script under ``if __name__ == "__main__":``.
 
     Returns
     -------
@@ -142,9 +147,10 @@ def executor(workers: int | None = None, scheduler: str | None = None
             os.cpu_count() or 1)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers is a positive int, got {workers!r}")
-    # fork on Linux: no re-import of the caller's __main__ (a script without a main guard
-    # works), and workers start at once; elsewhere the platform's safe default
-    method = "fork" if sys.platform.startswith("linux") else None
+    # never fork: numpy's BLAS threads make fork unsafe (Python 3.12 warns); like spawn, a
+    # forkserver's workers import the caller's __main__, so a script needs the usual
+    # ``if __name__ == "__main__":`` guard (``nimbers`` and ``python -m nimbers`` have it)
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     pool = cf.ProcessPoolExecutor(max_workers=workers,
                                   mp_context=multiprocessing.get_context(method))
     try:
@@ -202,7 +208,12 @@ class _Schedule:
         return held
 
     def _final(self, row: dict[str, Any]) -> bool:
-        return row["period"] is not None or row["reached"] >= self.max_n
+        """Proven, or at max_n with every member compared as far (nothing more to do)."""
+        if row["period"] is not None:
+            return True
+        compared = row["equal_up_to"] is None or (
+            row["equal_up_to"] >= row["reached"] - row["dead_heaps"][0])
+        return row["reached"] >= self.max_n and compared
 
     def _write(self, row: dict[str, Any]) -> None:
         append_row(self.out, row)
@@ -211,12 +222,15 @@ class _Schedule:
     def _deep(self, held: list[dict[str, Any]]) -> None:
         """The open classes again, deeper, each with its share of the time left."""
         waiting = list(held)
+        typical = float(np.median([r["reached"] for r in held])) if held else 1.0
+        weight = {id(r): _weight(r, typical) for r in held}
         running: dict[cf.Future[list[dict[str, Any]]], tuple[dict[str, Any], float]] = {}
         try:
             while waiting or running:
                 while waiting and len(running) < self.slots:
+                    weights = sum(weight[id(r)] for r in waiting)
                     row = waiting.pop(0)
-                    seconds = self._share(len(waiting) + 1, running)
+                    seconds = self._share(weight[id(row)] / weights, running)
                     if seconds < 2 * SMALL_BUDGET:  # no time for more than step 2 gave it
                         self._write(row)
                         continue
@@ -236,11 +250,23 @@ class _Schedule:
                 future.cancel()
             raise
 
-    def _share(self, waiting: int, running: dict[Any, tuple[dict[str, Any], float]]) -> float:
-        """Seconds for the next class: the worker time left before the deadline (less what
-        the running classes were given), shared among the classes waiting."""
+    def _share(self, part: float, running: dict[Any, tuple[dict[str, Any], float]]) -> float:
+        """Seconds for the next class: its part of the worker time left before the deadline
+        (less what the running classes were given)."""
         now = time.monotonic()
         margin = min(30.0, 0.05 * (self.deadline - self.began)) + 1.0
         left = self.deadline - margin - now
         committed = sum(max(0.0, ends - now) for _row, ends in running.values())
-        return min(left, (left * self.slots - committed) / max(1, waiting))
+        return min(left, (left * self.slots - committed) * part)
+
+
+def _weight(row: dict[str, Any], typical: float) -> float:
+    """A class's claim on the time left.  Four shares when the sequence looks settled -- an
+    apparent period, or a largest value that has not grown over the last 63/64 of the heap
+    sizes (.354: 113 at heap 1152, then nothing larger for ten million heap sizes before its
+    period is proven) -- since such games are the ones proven by going deeper; half a share
+    when the small budget reached less than a quarter of the typical depth (every heap size
+    a scan: more time buys little depth)."""
+    settled = row["apparent_period"] is not None or row["largest_at"] * 64 < row["reached"]
+    slow = row["reached"] * 4 < typical
+    return (4.0 if settled else 1.0) * (0.5 if slow else 1.0)

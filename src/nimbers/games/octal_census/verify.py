@@ -189,7 +189,17 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool) -> tuple[bool, b
     if full:
         _check_stats(row, values)
     _check_members(row, values, offsets, deadline)
+    if proven:  # a proven row's values go on by its period: compare rows on as many
+        values = _extend(values, int(row["preperiod"]), int(row["period"]), _ACROSS + 64)
     return full, normalized(values, offsets)[:_ACROSS].astype("<u4").tobytes()
+
+
+def _extend(g: np.ndarray, n0: int, p: int, size: int) -> np.ndarray:
+    """g(0 .. size-1) from g and its (proven) period p from n0."""
+    if len(g) >= size:
+        return g
+    n = np.arange(len(g), size)
+    return np.concatenate([g, g[n0 + (n - n0) % p]])
 
 
 def _recompute(code: str, reached: int, proven: bool, deadline: float) -> np.ndarray:

@@ -79,6 +79,19 @@ class Round:
     #: each state's element, and its outcome (True: P) computed from its options
     elements: np.ndarray | None = None
     outcome: np.ndarray | None = None
+    #: each state's parent state and the heap added to it (a word reaching the state)
+    parent: list[tuple[int, int]] | None = None
+    #: the fewest tokens of a position seen reaching each state
+    tokens: np.ndarray | None = None
+
+    def word(self, state: int) -> list[int]:
+        """The heaps of a position reaching state."""
+        assert self.parent is not None
+        out = []
+        while state > 0:
+            state, h = self.parent[state]
+            out.append(h)
+        return out
 
 
 class GiveUp(Exception):
@@ -130,6 +143,8 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
     ws: list[np.ndarray] = [np.zeros(m, dtype=bool)]
     index: dict[bytes, int] = {b"start": 0}
     trans: list[list[int]] = [[] for _ in heaps]
+    parent: list[tuple[int, int]] = [(-1, 0)]     # how each state was first reached
+    tokens: list[int] = [0]                       # the fewest tokens seen reaching it
     proved = True
     head = 0
     while head < len(xs):
@@ -143,14 +158,19 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
         for i, ph in enumerate(phis):
             nx = cand.mul[fx, ph]
             nw = gain[i][fx] | fw[:, shift[i]]
-            for x, w in zip(nx.tolist(), nw):
+            for j, (x, w) in enumerate(zip(nx.tolist(), nw)):
                 k = _key(x, w)
                 s = index.get(k)
+                t = tokens[head + j] + heaps[i]
                 if s is None:
                     s = len(xs)
                     index[k] = s
                     xs.append(x)
                     ws.append(w)
+                    parent.append((head + j, heaps[i]))
+                    tokens.append(t)
+                elif t < tokens[s]:
+                    tokens[s] = t
                 trans[i].append(s)
         head = stop
         if len(xs) > MAX_STATES:
@@ -161,7 +181,8 @@ def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndar
     predicted = cand.p[np.array(xs)]
     proved = bool(np.array_equal(outcome_p, predicted))
     if not minimise:
-        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p)
+        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p, parent,
+                     np.array(tokens, dtype=np.int64))
     delta = np.array(trans, dtype=np.int64).reshape(len(heaps), len(xs))
     key = np.array(xs, dtype=np.int64) * 2 + outcome_p if refine else outcome_p
     nxt = _minimise(delta, key, outcome_p, heaps, len(cand.phi), max_order)
@@ -233,7 +254,9 @@ def _minimise(delta: np.ndarray, key: np.ndarray, out: np.ndarray, heaps: Sequen
 _MAX_POWER = 4
 #: recalibrations of P on one structure, and refinements of the structure, per heap
 _P_ROUNDS = 30
-_REFINEMENTS = 20
+_REFINEMENTS = 4
+#: the cycle of each free generator when classes split
+_FREE_POWER = 3
 
 
 @dataclass
@@ -257,6 +280,7 @@ class _Search:
         self.gens, self.options = gens, options
         self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
         self.rounds = 0
+        self.suspects: list[int] = []
 
     def round(self, cand: Candidate, minimise: bool = False, refine: bool = False) -> Round:
         self.rounds += 1
@@ -265,21 +289,42 @@ class _Search:
                            self.interrupt, minimise, refine)
 
     def calibrate(self, cand: Candidate) -> tuple[Candidate, Round | None]:
-        """Recalibrate P on a fixed monoid: each element takes the outcome of the first
-        state (in breadth-first order) that reaches it, until a round proves it (returned
-        with it) or P stops changing (the last candidate, with None: too coarse)."""
+        """Recalibrate P on a fixed monoid: each element takes the outcome of its state
+        with the fewest tokens (whose options are the smallest positions, so right first),
+        until a round proves it (returned with it) or P stops changing (the last candidate,
+        with None: too coarse)."""
         for _ in range(_P_ROUNDS):
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise GiveUp("time limit reached")
             r = self.round(cand)
             if r.proved:
                 return cand, r
             assert r.elements is not None and r.outcome is not None
-            first, idx = np.unique(r.elements, return_index=True)
+            assert r.tokens is not None
+            order = np.lexsort((np.arange(len(r.tokens)), r.tokens, r.elements))
+            first, idx = np.unique(r.elements[order], return_index=True)
             p = cand.p.copy()
-            p[first] = r.outcome[idx]
+            p[first] = r.outcome[order[idx]]
             if np.array_equal(p, cand.p):
+                self._suspect(r, p)
                 break
             cand = Candidate(cand.mul, p, cand.phi)
         return cand, None
+
+    def _suspect(self, r: Round, p: np.ndarray) -> None:
+        """Heaps in which two positions of one element but different outcomes differ:
+        the likely cause of a split."""
+        assert r.elements is not None and r.outcome is not None
+        wrong = np.flatnonzero(p[r.elements] != r.outcome)
+        if not len(wrong):
+            return
+        s = int(wrong[0])
+        agree = np.flatnonzero((r.elements == r.elements[s]) & (r.outcome != r.outcome[s]))
+        same = int(agree[0])
+        a, b = sorted(r.word(s)), sorted(r.word(same))
+        for h in set(a) ^ set(b) | {h for h in set(a) & set(b) if a.count(h) != b.count(h)}:
+            if h not in self.suspects:
+                self.suspects.append(h)
 
 
 def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
@@ -308,15 +353,89 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
         cand, proof = search.calibrate(_with_generator(q, k))
         if proof is not None:
             return _reduce(cand, gens), Growth("new", search.rounds, proof.states)
-    # 3. classes of Q_{n-1} split: refine by the automaton's states and outcomes
-    for _ in range(_REFINEMENTS):
-        cand = search.round(cand, minimise=True, refine=True).next
+    bound = ""
+    # 3. classes of Q_{n-1} split: refine the last candidate by its automaton's states and
+    #    their outcomes (Moore's refinement splits what heap n tells apart) ...
+    try:
+        for _ in range(_REFINEMENTS):
+            cand = search.round(cand, minimise=True, refine=True).next
+            cand, proof = search.calibrate(cand)
+            if proof is not None:
+                return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
+    except GiveUp as e:
+        if "time limit" in str(e):
+            raise
+        bound = str(e)
+    # 4. ... or free generators for heap n and the heaps below it, one more each time,
+    #    beside what the other heaps generate in Q_{n-1}
+    below = [h for h in search.suspects if h != n]
+    below += [h for h in reversed(gens) if h != n and h not in below]
+    for extra in range(1, len(below) + 1):
+        free = [n] + below[:extra]
+        if deadline is not None and time.monotonic() > deadline:
+            raise GiveUp("time limit reached")
+        size = _free_size(q, free, gens, _FREE_POWER)
+        if size > max_order:
+            bound = f"a candidate of order {size} exceeds max_order={max_order}"
+            break
+        cand = _free_product(q, free, gens, _FREE_POWER)
         cand, proof = search.calibrate(cand)
         if proof is not None:
             return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
-        if deadline is not None and time.monotonic() > deadline:
-            raise GiveUp("time limit reached")
-    raise GiveUp(f"no candidate proved after {search.rounds} rounds")
+    raise GiveUp(bound or f"no candidate proved after {search.rounds} rounds")
+
+
+def _free_size(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int) -> int:
+    """The order _free_product would have."""
+    keep = [q.phi[h] for h in gens if h not in free]
+    sub = {0}
+    frontier = [0]
+    while frontier:
+        frontier = [y for x in frontier for g in keep if (y := int(q.mul[x, g])) not in sub]
+        sub.update(frontier)
+    return int(len(sub) * (k + 1) ** len(free))
+
+
+def _free_product(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int
+                  ) -> Candidate:
+    """What the heaps outside free generate in q, times a cycle <xi | xi^(k+1) = xi^(k-1)>
+    for each heap in free (free[0] the new heap); P guessed from q's P-portion."""
+    n = free[0]
+    keep = [h for h in gens if h not in free]
+    sub = [0]
+    index = {0: 0}
+    for x in sub:
+        for h in keep:
+            y = int(q.mul[x, q.phi[h]])
+            if y not in index:
+                index[y] = len(sub)
+                sub.append(y)
+    elems = np.array(sub, dtype=np.int64)
+    lookup = np.full(q.order, -1, dtype=np.int64)
+    lookup[elems] = np.arange(len(sub))
+    mul = lookup[q.mul[np.ix_(elems, elems)]]
+    old = elems.copy()                      # each element's element in q, heap n left out
+    flip = np.zeros(len(sub), dtype=bool)   # an odd number of heap n
+    powers = np.arange(k + 1)
+    add = powers[:, None] + powers[None, :]
+    add = np.where(add > k, k - 1 + (add - k + 1) % 2, add)
+    phi = [0] * (n + 1)
+    for h in keep:
+        phi[h] = index[q.phi[h]]
+    for h in free:
+        m = mul.shape[0]
+        mul = (add[:, None, :, None] * m + mul[None, :, None, :]).reshape(m * (k + 1), -1)
+        if h == n:
+            old = np.tile(old, k + 1)
+            flip = np.concatenate([flip ^ bool(j % 2) for j in range(k + 1)])
+        else:
+            pw = [0]
+            for _ in range(k):
+                pw.append(int(q.mul[pw[-1], q.phi[h]]))
+            old = np.concatenate([q.mul[old, pw[j]] for j in range(k + 1)])
+            flip = np.tile(flip, k + 1)
+        phi[h] = m
+    return Candidate(mul.astype(np.int32), q.p[old] ^ flip, phi)
 
 
 def _with_generator(q: Candidate, k: int) -> Candidate:

@@ -352,9 +352,8 @@ function positionParams() {
 }
 
 function tartanRules(text) {
-  const parts = text.split(/\s+x\s+|\s*×\s*|\s*\*\s*/).map((s) => s.trim()).filter((s) => s);
-  return parts.length >= 2 ? { rows_game: parts[0], cols_game: parts[1] }
-                           : { rows_game: text.trim(), cols_game: "" };
+  // the name as typed ("rugs", "ruler x twins"): the server's catalogue reads it
+  return { rows_game: text.trim(), cols_game: "" };
 }
 
 async function newGame() {
@@ -370,13 +369,13 @@ async function newGame() {
   let rules, position;
   if (kind === "nim" || kind === "misere") {
     rules = { misere: kind === "misere" };
-    position = numbers($("play-piles").value).map(Number);
+    position = numbers($("play-piles").value);  // as typed: the server reads the numbers
     $("play-rules").textContent = kind === "misere"
       ? "Misère Nim: take any number of stones from one pile; whoever takes the last stone LOSES. Click a stone: it and the stones right of it are taken."
       : "Nim: take any number of stones from one pile; whoever takes the last stone wins. Click a stone: it and the stones right of it are taken.";
   } else if (kind === "heap") {
     rules = { game: $("play-heap-game").value };
-    position = numbers($("play-heaps").value).map(Number);
+    position = numbers($("play-heaps").value);
     $("play-rules").textContent = "Click a heap to see its moves, then pick one. Whoever moves last wins.";
   } else if (kind === "turning") {
     rules = { game: $("play-turning-game").value };
@@ -385,14 +384,20 @@ async function newGame() {
   } else {
     rules = { ...tartanRules($("play-tartan-game").value),
               rows: $("play-rows").value, cols: $("play-cols").value };
-    position = numbers($("play-heads").value).map((c) => c.split(":").map(Number));
-    $("play-rules").textContent = "Select the coins to turn: all the crossings of a row move and a column move (Turning Corners: the four corners of a rectangle), the bottom-right one a head. Then press Turn.";
+    position = numbers($("play-heads").value).map((c) => c.split(":"));
+    $("play-rules").textContent = /^\s*acrostic[\s_-]*twins\s*$/i.test(rules.rows_game)
+      ? "Select two coins of one row or of one column, the right (or lower) one a head. Then press Turn."
+      : "Select the coins to turn: all the crossings of a row move and a column move (Turning Corners: the four corners of a rectangle), the bottom-right one a head. Then press Turn.";
   }
   play.rules = rules;
   play.position = position;
   // the hint endpoint checks the whole setup before the game starts
   const check = await guarded("play-error", () => api(`/api/${endpoint(kind)}/hint`, positionParams()));
   if (!check) { $("play-board").replaceChildren(); return; }
+  // the position as the server read it (one number rule: nimbers.notation)
+  if (kind === "nim" || kind === "misere") play.position = check.values;
+  else if (kind === "heap") play.position = check.heaps;
+  else if (kind === "tartan") play.position = check.heads;
   play.values = check;
   const coins = kind === "turning" || kind === "tartan";
   $("play-turn").hidden = $("play-clear").hidden = !coins;

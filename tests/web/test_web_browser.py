@@ -7,7 +7,7 @@ Skipped, with the reason, when Selenium or Chromium and its driver are not insta
 (`.ci/run` installs them: apt-get install chromium chromium-driver; pip install '.[test]').
 The browser is kept off the network: every non-local request goes to a dead proxy.
 
-NIMBERS_SCREENSHOTS=docs python -m pytest tests/test_web_browser.py
+NIMBERS_SCREENSHOTS=docs python -m pytest tests/web/test_web_browser.py
     also saves the screenshots shown in docs/guide.md (web-*.png).
 """
 
@@ -39,7 +39,7 @@ if os.environ.get("NIMBERS_UNDER_SANITIZER"):
     pytest.skip("the browser is not run under the sanitizers' preloaded libraries (the pages "
                 "exercise no C code; the API tests still run)", allow_module_level=True)
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +208,38 @@ def test_a_turning_corners_move(browser, server, shots):
     browser.save_screenshot(str(shots / "web-play-corners.png"))
 
 
+def test_the_page_reads_a_position_by_the_number_rule(browser, server):
+    # the typed words go to the server, which reads them as every door does
+    open_page(browser, server, "play")
+    _new_game(browser, "nim", **{"play-piles": "0x3, 1_0"})
+    wait_text(browser, "#play-board", "pile 1: 10")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".stone")) == 3 + 10
+    Select(browser.find_element(By.ID, "play-game")).select_by_value("nim")
+    box = browser.find_element(By.ID, "play-piles")
+    box.clear()
+    box.send_keys("1e3")  # JavaScript's Number() reads 1000; the rule refuses it
+    browser.find_element(By.ID, "play-new").click()
+    wait_text(browser, "#play-error", "not a number")
+
+
+@pytest.mark.parametrize("game,heads", [("acrostic-twins", "1:5,3:3"),
+                                        ("ruler x mock-turtles", "2:3,4:5")])
+def test_every_board_of_the_catalogue_plays_on_the_page(browser, server, game, heads):
+    # the page sends the name as typed; the server's catalogue reads it (one reader)
+    open_page(browser, server, "play")
+    _new_game(browser, "tartan", **{"play-tartan-game": game, "play-rows": "6",
+                                    "play-cols": "6", "play-heads": heads})
+    move = _hinted_move(browser)
+    assert move["after_sum"] == "0"
+    for a, b in move["coins"]:
+        browser.find_element(By.CSS_SELECTOR, f'.coin[data-row="{a}"][data-col="{b}"]').click()
+    browser.find_element(By.ID, "play-turn").click()
+    WebDriverWait(browser, 15).until(lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, "#play-log li")) == 2)
+    log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#play-log li")]
+    assert log[0] == "you: " + move["text"] and log[1].startswith("computer: turn")
+
+
 def test_a_kayles_move_and_a_coin_turning_move(browser, server):
     open_page(browser, server, "play")
     _new_game(browser, "heap", **{"play-heap-game": "kayles", "play-heaps": "3 4"})
@@ -300,6 +332,8 @@ def test_a_plus_scales_the_table_and_the_coins_and_survives_a_reload(browser, se
         open_page(browser, server, "play")
         _new_game(browser, "tartan", **{"play-tartan-game": "turning-corners", "play-rows": "3",
                                         "play-cols": "3", "play-heads": "2:2"})
+        WebDriverWait(browser, 15).until(
+            EC.presence_of_element_located((By.CSS_SELECTOR, "#play-board .coin")))
         width = browser.find_element(By.CSS_SELECTOR, ".coin").size["width"]
         browser.find_element(By.ID, "small-text").click()
         browser.find_element(By.ID, "small-text").click()

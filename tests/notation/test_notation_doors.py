@@ -208,6 +208,26 @@ def test_every_catalogue_name_works_in_every_door_of_its_family(capsys, name, fa
         assert "error" not in said, said
 
 
+@pytest.mark.parametrize("typed,family", [("  KAYLES ", "heap"), ("Dawson\u2019s Kayles", "heap"),
+                                          ("Grundy's game", "heap"), ("s(1, 3, 4)", "heap"),
+                                          ("Mock Turtles", "turning"), ("at_most_3", "turning"),
+                                          ("ruler \u00d7 twins", "board"), ("Turning Corners", "board")])
+def test_names_as_people_type_them_read_alike(capsys, typed, family):
+    assert catalogue.family(typed) == family
+    position = play(typed)
+    assert not isinstance(position, dict), position  # play started it
+    if family == "heap":
+        assert cli(capsys, "heap", typed, "--heaps", "3,5")[0] == 0
+        assert "error" not in web("/api/heap/hint", game=typed, heaps="3,5")
+    elif family == "turning":
+        assert cli(capsys, "turning", typed, "--heads", "0,3")[0] == 0
+        assert "error" not in web("/api/turning/hint", game=typed, row="HTTH")
+    else:
+        assert cli(capsys, "tartan", typed, "--heads", "1:2")[0] == 0
+        assert "error" not in web("/api/tartan/hint", rows_game=typed, rows=4, cols=4,
+                                  heads="1:2")
+
+
 def test_the_web_offers_the_catalogue():
     offered = api.catalogue()
     for family, key in (("heap", "heap_games"), ("turning", "turning_games")):

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(os.environ.get("NIMBERS_TEST_SDIST") != "1",
                                 reason="slow: set NIMBERS_TEST_SDIST=1 to build and test the sdist")

@@ -8,7 +8,7 @@ import pytest
 
 api = pytest.importorskip("mypy.api")
 
-HERE = pathlib.Path(__file__).parent / "typing"
+HERE = pathlib.Path(__file__).resolve().parents[1] / "typing"
 CASES = sorted(HERE.glob("check_*.py"))
 
 

@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "nimbers"
+PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "src" / "nimbers"
 MODULES = sorted(PACKAGE.rglob("*.py"))
 MOST_MODULE_LINES = 600
 MOST_CLASS_LINES = 350

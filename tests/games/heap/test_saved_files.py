@@ -96,6 +96,7 @@ def hostile_cases():
     yield "kind unknown", lambda s, v: dict(state=_with(s, kind="misère"), values=v), \
         "unknown kind"
     yield "name not a string", lambda s, v: dict(state=_with(s, name=5), values=v), "name must"
+    yield "name of two lines", lambda s, v: dict(state=_with(s, name="a\nb"), values=v), "printable"
     yield "no format", lambda s, v: dict(state={k: x for k, x in s.items() if k != "format"},
                                          values=v), "format marker"
     yield "a list, not a state", lambda s, v: dict(values=v, raw_state="[1, 2, 3]"), \

@@ -160,7 +160,7 @@ def test_dense_ordinal_work_is_checked_against_the_time_cap():
         for name, call in [("inverse", x.inverse), ("minimal polynomial", x.minimal_polynomial),
                            ("conjugates", x.conjugates), ("degree", x.degree),
                            ("power", lambda: x ** 1000), ("Frobenius map", x.sqrt),
-                           ("Artin-Schreier", lambda: solve_artin_schreier(x)),
+                           ("Artin-Schreier equation", lambda: solve_artin_schreier(x)),
                            ("roots", lambda: roots([1, 1, x]))]:
             with pytest.raises(ValueError, match=f"the {name} in the field of degree"):
                 call()

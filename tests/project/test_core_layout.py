@@ -14,7 +14,7 @@ from nimbers import _core, nim_mul
 from nimbers.field import (from_polynomial_basis, polynomial_modulus, primitive_element,
                            to_polynomial_basis)
 
-CSRC = Path(__file__).resolve().parent.parent / "csrc"
+CSRC = Path(__file__).resolve().parents[2] / "csrc"
 
 
 @pytest.mark.skipif(not CSRC.is_dir(), reason="the C sources are not beside the tests")

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
+SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SRC / "nimbers"
 FRONT_FLOOR = ("nimbers.cli", "nimbers.web", "nimbers.play", "nimbers.__main__")
 #: deprecated aliases of front-floor modules left at their old place below it: each may
