@@ -1,19 +1,27 @@
 """The old home of the Sprague-Grundy engine and the heap games, kept for one release so that
-old imports keep working (with a DeprecationWarning): the engine now lives in
-:mod:`.engine`, heap games in :mod:`.heap`, and :mod:`nimbers.games` has them all.
-
->>> octal_game("0.77").nim_values(6).tolist()
-[0, 1, 2, 3, 1, 4]
+old imports keep working: the engine now lives in :mod:`.engine`, heap games in :mod:`.heap`,
+and :mod:`nimbers.games` has them all.  Each old name warns (DeprecationWarning) when it is
+used, not when this module is imported, so that importing it (a doctest collection does)
+changes nothing.
 """
 
+from __future__ import annotations
+
 import warnings
+from typing import Any
 
-from .engine import CycleError, grundy, mex, sum_value, winning_move_in_sum
-from .heap import HeapGame, Periodicity, grundy_game, octal_game, subtraction_game, take_break_game
+#: the names that moved, by their new module (no ``__all__``: a star import must not warn
+#: for every name)
+_ENGINE = ("mex", "grundy", "sum_value", "winning_move_in_sum", "CycleError")
+_HEAP = ("HeapGame", "Periodicity", "subtraction_game", "octal_game", "take_break_game",
+         "grundy_game")
 
-__all__ = ["mex", "grundy", "sum_value", "winning_move_in_sum", "HeapGame", "Periodicity",
-           "subtraction_game", "octal_game", "take_break_game", "grundy_game", "CycleError"]
 
-warnings.warn("nimbers.games.grundy is deprecated: import from nimbers.games "
-              "(the engine is nimbers.games.engine, heap games nimbers.games.heap)",
-              DeprecationWarning, stacklevel=2)
+def __getattr__(name: str) -> Any:
+    if name not in _ENGINE and name not in _HEAP:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn("nimbers.games.grundy is deprecated: import from nimbers.games "
+                  "(the engine is nimbers.games.engine, heap games nimbers.games.heap)",
+                  DeprecationWarning, stacklevel=2)
+    from . import engine, heap
+    return getattr(engine if name in _ENGINE else heap, name)
