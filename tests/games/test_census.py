@@ -244,7 +244,7 @@ def test_verify_passes_and_fails_naming_the_row(tmp_path):
     assert {r["code"]: r["period"] for r in rows}["0.16"] == 149459
     result = verify_census(str(good), workers=2, budget=6)
     assert result.rows == len(rows) == 5 and result.proven == 2
-    done = _cli("verify", str(good))
+    done = _cli("verify", str(good), "--budget", "6")
     assert done.returncode == 0 and "5 rows verified" in done.stdout
 
     def tampered(name, change):
@@ -268,7 +268,7 @@ def test_verify_passes_and_fails_naming_the_row(tmp_path):
     bad, line = tampered("period", period)
     with pytest.raises(CensusError, match=rf"row {line} \(0.16\)"):
         verify_census(str(bad), workers=2, budget=6)
-    done = _cli("verify", str(bad))
+    done = _cli("verify", str(bad), "--budget", "6")
     assert done.returncode == 2 and f"row {line} (0.16)" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
@@ -303,9 +303,8 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
 
 
 def test_cli_usage_errors_are_one_line(tmp_path):
-    for args in (["--digits", "2"], ["--digits", "2", "--codes", "x", "--out", str(tmp_path)],
-                 ["verify"], ["verify", str(tmp_path / "none")], ["--digits", "0", "--out",
-                                                                  str(tmp_path)]):
+    for args in (["--digits", "2"], ["verify", str(tmp_path / "none")],
+                 ["--digits", "0", "--out", str(tmp_path)]):
         done = _cli(*args)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, args
 
@@ -350,3 +349,16 @@ def test_a_proof_beyond_the_published_list(tmp_path):
     brute = heap_values([4, 3, 4, 4], 2101)
     assert octal_game("4.344").nim_values(2101).tolist() == brute
     assert brute[998:2101 - 51] == brute[998 + 51:] and brute[997] != brute[997 + 51]
+
+
+def test_bad_arguments_are_refused_at_once(tmp_path):
+    out = str(tmp_path)
+    for kwargs, message in (({"digits": 2, "codes": [".77"]}, "one of them"),
+                            ({"codes": []}, "no codes"), ({"codes": ["1.5"]}, "before the point"),
+                            ({"codes": ["0.8"]}, "octal digits"), ({"digits": 7}, "digits is"),
+                            ({"digits": 1, "budget": 0}, "budget"), ({"digits": 1, "max_n": 10}, "max_n"),
+                            ({"digits": 1, "workers": 0}, "workers")):
+        with pytest.raises(ValueError, match=message):
+            census(out=out, progress=False, **kwargs)
+    with pytest.raises(TypeError):
+        census(codes=".77", out=out)
