@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import nimbers
 from nimbers.games import census, octal_game
 from nimbers.games.octal_census.classes import (codes_up_to, dead_heaps, normalized,
                                                 standard_form, written)
@@ -25,7 +26,9 @@ from nimbers.games.octal_census.verify import CensusError, verify_census
 from oracle import heap_values
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SRC = str(Path(__file__).resolve().parents[2] / "src")
+#: where the nimbers under test was imported from (the source tree, or an installed package
+#: when the sdist's or the wheel's tests run): the command-line runs import the same one
+SRC = str(Path(nimbers.__file__).resolve().parents[1])
 #: heap sizes per game in the tables compared here: small enough to be quick, and a depth
 #: rather than a time, so that every run gives the same table
 DEPTH = 1 << 14
