@@ -9,6 +9,7 @@
 
 
 #include "frontier.h"
+#include "games.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,16 +94,6 @@ struct fr_state {
     slot slots[SLOTS];
     size_t slot_bits;
 };
-
-static inline int parity32(uint32_t x)
-{
-    x ^= x >> 16;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    return (int)(x & 1);
-}
 
 static inline int is_rare(const fr_state *s, uint64_t i, uint32_t v)
 {

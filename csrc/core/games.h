@@ -15,6 +15,19 @@
 enum { HP_AUTO = 0, HP_EXACT = 1, HP_SPARSE = 2 }; /* methods */
 #define HP_MASK_AUTO 0xffffffffu
 
+/* The parity of the 1 bits of x: the sparse space's test (heap size i with value v is rare
+   under the extended mask m when parity32(((v << 1) | (i & 1)) & m) is 0), shared by the
+   heap engine and the frontier engine. */
+static inline int parity32(uint32_t x)
+{
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    return (int)(x & 1);
+}
+
 /* A heap game and how to compute it.  rules[k] (k < nrules) is the set of heap counts
  * (bit j: j non-empty heaps, j <= 3) allowed after removing k tokens; rules[0] must not allow
  * one heap (a null move); rules == NULL is Grundy's game (split into two unequal heaps).

@@ -48,16 +48,6 @@
 enum { BLOCK = 256, PARTIAL = 64, SPARSE_SCALAR_PAIRS = 512, STRETCH = 4 * BLOCK,
        POLL_WORK = 1 << 18, RARE_COST = 4 };
 
-static inline int parity32(uint32_t x)
-{
-    x ^= x >> 16;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    return (int)(x & 1);
-}
-
 /* The marks of one position are stamps: value v is marked when seen[v] == now (no clearing
  * between positions, and every mark a plain store). */
 typedef struct {

@@ -246,23 +246,6 @@ CLOSED_FORMS: dict[str, Callable[[int], int]] = {
     "grunt": _grunt_at,
 }
 
-NAMED_GAMES: dict[str, str] = {
-    "turning-turtles": "1-2",
-    "mocking-turtles": "1-3",
-    "moebius": "1-5",
-    "mogul": "1-7",
-    "gold-moidores": "1-9",
-    "motley": "1+",
-    "twins": "2",
-    "triplets": "3",
-    "ruler": "1+C",
-    "progression": "1+E",
-    "turnips": "3E",
-    "grunt": "4FS",
-}
-
-
-
 
 def closed_form(name: str, x: int) -> int:
     """The closed form of a named family at coin x (coins from 0).
