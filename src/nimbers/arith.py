@@ -248,9 +248,6 @@ def _with_arrays(ufunc: np.ufunc, name: str) -> Any:
     return call
 
 
-_OPERATIONS: dict[np.ufunc, NimUfunc] = {}
-
-
 def _signature(op: str, nin: int) -> inspect.Signature:
     """``(a, b, /, **kwargs)``: the operands, then numpy's ufunc keywords (``out=``, ...)."""
     names = ("a", "k") if op == "pow" else ("a", "b")[:nin]
@@ -266,7 +263,6 @@ def _make(op: str, doc: str) -> Any:  # typed by the protocols of nimbers.typing
     f.__qualname__ = f"nim_{op}"
     f.__module__ = "nimbers"
     f.__signature__ = _signature(op, f.ufunc.nin)
-    _OPERATIONS[f.ufunc] = f
     register_operation(f.ufunc, f)
     if f.ufunc.nin == 2:
         for name in ("outer", "reduce", "accumulate", "reduceat"):

@@ -14,10 +14,11 @@ import numpy as np
 
 from ..._limits import check_bytes, check_time, time_cap
 from ..codes import Term
+from ..engine import mex
 from ..subset_sums import any_coins_values, reachable_sums
 from ..vocabulary import synchronized
 from .closed_forms import ClosedForm
-from .move_sets import as_array, mex, structured, term_count, term_sets, xor
+from .move_sets import as_array, structured, term_count, term_sets, xor
 
 __all__ = ["TurningEngine"]
 

@@ -18,15 +18,7 @@ import numpy as np
 from ... import _core
 from ..codes import Term
 
-__all__ = ["term_sets", "term_count", "structured", "as_array", "xor", "mex"]
-
-
-def mex(values: Iterable[int]) -> int:
-    seen = set(values)
-    m = 0
-    while m in seen:
-        m += 1
-    return m
+__all__ = ["term_sets", "term_count", "structured", "as_array", "xor"]
 
 
 
