@@ -154,6 +154,7 @@ void fr_free(fr_state *s)
     free(s->parts);
     free(s->tries);
     free(s->ntries);
+    fr_cover_free(s->cover);
     for (int i = 0; i < SLOTS; i++)
         free(s->slots[i].tab);
     free(s);
@@ -174,6 +175,7 @@ void fr_get_info(const fr_state *s, fr_info *info)
     info->emask = s->emask;
     info->parts = s->nparts;
     info->near_limit = s->near_limit;
+    info->blocked = s->blocked;
 }
 
 /* Keeps the window: when the buffer is full, its last `window` values move to the front. */
@@ -216,6 +218,7 @@ int fr_accept(fr_state *s, uint16_t v)
         s->head[s->nhead++] = v;
     buf_push(s, v);
     note_bits(s, v);
+    fr_cover_note(s, n, v);
     int rare = s->has_mask && n >= 1 && is_rare(s, n, v);
     if (rare) {
         s->nrare++;

@@ -45,13 +45,18 @@ int fr_set_mask(fr_state *s, uint32_t emask, const nc_poll *poll);
 int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
 
 /* What the engine holds: values known, rare heap sizes >= 1 and the last of them, the bit
- * width of the values, the mask and the number of parts. */
+ * width of the values, the mask, the number of parts, and the values computed a block at a
+ * time (frontier_block.c). */
 typedef struct {
-    uint64_t done, rare, last_rare;
+    uint64_t done, rare, last_rare, blocked;
     unsigned bits;
     uint32_t emask;
     size_t parts, near_limit;
 } fr_info;
 void fr_get_info(const fr_state *s, fr_info *info);
+
+/* Whether this CPU runs the blocks of frontier_block.c (AVX-512 F, BW and VBMI2); without
+ * them the engine goes position by position (the same values, slower). */
+int fr_vectors_ready(void);
 
 #endif

@@ -3,6 +3,8 @@
  *   frontier.c         the state: reading values back, feeding, the mask and the rare list
  *   frontier_settle.c  one position: the near marks, the witnesses to try, the search
  *   frontier_step.c    a step: the far marks a group ahead, the finisher and its helpers
+ *   frontier_cover.c   witnesses for values of rare class, a block of positions at a time
+ *   frontier_block.c   a step a block at a time once the coverage is ready
  */
 #ifndef NIMBERS_FRONTIER_CORE_H
 #define NIMBERS_FRONTIER_CORE_H
@@ -46,9 +48,12 @@
 #define FR_TRY_LEN 128
 #endif
 enum { TRY_VALUES = 1024, TRY_LEN = FR_TRY_LEN, PER_VALUE = 8, TRY_FROM = FR_TRY_FROM };
-enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
+enum { LOOKAHEAD = 4 };
+#define FR_BLOCK 512 /* positions covered at once (frontier_cover.c, frontier_block.c) */ /* groups a helper may mark ahead of the finisher */
 enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
        MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
+
+typedef struct fr_cover fr_cover;
 
 typedef struct {
     uint64_t p;
@@ -85,6 +90,7 @@ struct fr_state {
     part *parts;
     size_t nparts, pcap;
     uint64_t nrare, last_rare;
+    uint64_t blocked; /* values computed a block at a time */
     size_t near_limit; /* D of the last step */
     /* the witnesses to try first for a value v of rare class: heap sizes a of the head
      * whose value u makes u ^ v a frequent value of the frontier */
@@ -93,6 +99,7 @@ struct fr_state {
     uint64_t tries_next; /* rebuilt when done reaches this */
     slot slots[SLOTS];
     size_t slot_bits;
+    fr_cover *cover; /* witnesses a block at a time (frontier_cover.c); the finisher's */
 };
 
 static inline int is_rare(const fr_state *s, uint64_t i, uint32_t v)
@@ -123,9 +130,24 @@ const uint16_t *fr_values_at(const fr_state *s, uint64_t from, size_t n, uint16_
 int fr_value_at(const fr_state *s, uint64_t i, uint32_t *v);
 int fr_parts_reserve(fr_state *s, size_t need);
 int fr_accept(fr_state *s, uint16_t v);
+/* frontier_cover.c (the coverage and the blocks use AVX-512: fr_vectors_ready) */
+int fr_cover_refresh(fr_state *s);
+void fr_cover_note(fr_state *s, uint64_t n, uint16_t v);
+int fr_cover_has(const fr_state *s, uint64_t n, uint32_t v);
+/* FR_BLOCK positions n0 .. (n0 a multiple of it) may use the coverage. */
+int fr_cover_active(const fr_state *s, uint64_t n0);
+/* The coverage of the value w of common class for the block n0 (a multiple of FR_BLOCK): bit
+ * j of word j / 64 (8 words) when w is reached at n0 + j; NULL when none. */
+const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
+void fr_cover_free(fr_cover *c);
+/* frontier_block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
+int fr_blocks_ready(const fr_state *s, uint64_t n0);
+int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
 /* frontier_settle.c */
 int fr_build_tries(fr_state *s);
 int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row);
 int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs, uint32_t *value);
+int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
+                    finisher_scratch *fs, uint32_t *value);
 
 #endif

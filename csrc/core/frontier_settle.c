@@ -145,7 +145,9 @@ static int splits(const fr_state *s, uint64_t total, uint64_t lo, uint64_t hi, u
 }
 
 /* g(n) given the row of marks of the parts and the take moves: the least unmarked common
- * value c, unless a smaller unmarked value of rare class is reached by no split. */
+ * value c, unless a smaller unmarked value of rare class is reached by no split.
+ * fr_settle_below: the same from the candidate c, every common value below it marked; the
+ * splits with smaller heap below `first` are marked already. */
 int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs,
                   uint32_t *value)
 {
@@ -154,10 +156,22 @@ int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs,
     uint32_t c = 0;
     while (c < ts && (!common[c] || row[c]))
         c++;
+    return fr_settle_below(s, n, row, c, NFIRST + 1, fs, value);
+}
+
+int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
+                    finisher_scratch *fs, uint32_t *value)
+{
+    const uint8_t *common = s->common[(n - s->kmin) & 1];
     size_t npending = 0;
-    for (uint32_t v = 0; v < c; v++)
-        if (!row[v])
+    for (uint32_t v = 0; v < c; v++) {
+        if (row[v] || common[v]) /* common values below c: reached (the caller's word) */
+            continue;
+        if (fr_cover_has(s, n, v))
+            row[v] = 1;
+        else
             fs->pending[npending++] = v;
+    }
     if (!npending) {
         *value = c;
         return 0;
@@ -167,7 +181,7 @@ int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs,
     for (size_t k = 0; k < s->nsplit; k++) {
         total[k] = n >= s->split[k] + 2 ? n - s->split[k] : 0;
         hi[k] = total[k] ? fr_split_end(s, total[k]) : 1;
-        lo[k] = NFIRST + 1 < hi[k] ? NFIRST + 1 : hi[k];
+        lo[k] = first < hi[k] ? first : hi[k];
     }
     int err = 0;
     size_t budget = MARK_BUDGET;

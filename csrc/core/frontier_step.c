@@ -199,6 +199,15 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
             return NC_NOMEM;
         s->tries_next = s->done + s->done / 4;
     }
+    if (fr_cover_refresh(s) < 0)
+        return NC_NOMEM;
+    size_t into_block = (size_t)(s->done % FR_BLOCK);
+    if (fr_blocks_ready(s, s->done - into_block + (into_block ? FR_BLOCK : 0))) {
+        if (into_block) /* position by position up to the next block */
+            count = count < FR_BLOCK - into_block ? count : FR_BLOCK - into_block;
+        else if (count >= FR_BLOCK)
+            return fr_step_blocks(s, count, out, made, poll);
+    }
     finisher_scratch *fs = (finisher_scratch *)malloc(sizeof *fs);
     if (!fs)
         return NC_NOMEM;

@@ -206,7 +206,7 @@ static PyObject *py_frontier_step(PyObject *mod, PyObject *const *args, Py_ssize
     return Py_BuildValue("(nO)", (Py_ssize_t)made, stopped ? Py_True : Py_False);
 }
 
-/* frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near) */
+/* frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near, blocked) */
 static PyObject *py_frontier_info(PyObject *mod, PyObject *arg)
 {
     (void)mod;
@@ -215,9 +215,18 @@ static PyObject *py_frontier_info(PyObject *mod, PyObject *arg)
         return NULL;
     fr_info i;
     fr_get_info(s, &i);
-    return Py_BuildValue("(KKKIInn)", (unsigned long long)i.done, (unsigned long long)i.rare,
+    return Py_BuildValue("(KKKIInnK)", (unsigned long long)i.done, (unsigned long long)i.rare,
                          (unsigned long long)i.last_rare, i.bits, (unsigned)i.emask,
-                         (Py_ssize_t)i.parts, (Py_ssize_t)i.near_limit);
+                         (Py_ssize_t)i.parts, (Py_ssize_t)i.near_limit,
+                         (unsigned long long)i.blocked);
+}
+
+/* frontier_vectors() -> bool: whether this CPU runs the engine's blocks (AVX-512 F, BW, VBMI2) */
+static PyObject *py_frontier_vectors(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    return PyBool_FromLong(fr_vectors_ready());
 }
 
 static PyMethodDef frontier_methods[] = {
@@ -232,7 +241,9 @@ static PyMethodDef frontier_methods[] = {
     {"frontier_step", (PyCFunction)(void (*)(void))py_frontier_step, METH_FASTCALL,
      "frontier_step(engine, out, count) -> (made, stopped)"},
     {"frontier_info", py_frontier_info, METH_O,
-     "frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near)"},
+     "frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near, blocked)"},
+    {"frontier_vectors", py_frontier_vectors, METH_NOARGS,
+     "frontier_vectors() -> bool: whether this CPU runs the blocks (AVX-512 F, BW, VBMI2)"},
     {NULL, NULL, 0, NULL},
 };
 

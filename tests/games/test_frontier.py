@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from nimbers import _core
+from nimbers.games import frontier
 from nimbers.games.frontier import frontier_run, frontier_stats, frontier_values
 from nimbers.games.heap import heap_game_from_code
 
@@ -45,6 +47,29 @@ def test_values_and_checksum_equal_the_ordinary_engine(tmp_path: Path, code: str
             if bin(((v << 1) | (i & 1 if stats.parity else 0)) & (stats.mask << 1 | stats.parity)
                    ).count("1") % 2 == 0]
     assert stats.rare == len(rare) and stats.last_rare == rare[-1]
+
+
+@pytest.mark.parametrize("code, n, threads", [("grundy", 1 << 18, 1), ("0.6", 1 << 18, 2),
+                                              ("4.07", 1 << 17, 1), ("0.16", 1 << 17, 2)])
+def test_the_block_path_equals_the_ordinary_engine(tmp_path: Path, code: str, n: int,
+                                                   threads: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past 4 * head the engine goes a block of 512 positions at a time (the coverage and the
+    vector checks of frontier_block.c): those values too equal the ordinary engine's.  (The
+    first test's runs go through the blocks with the values file read back.)"""
+    infos = []
+    close = frontier._Run.close
+
+    def close_and_look(run: frontier._Run) -> None:
+        infos.append(_core.frontier_info(run.engine))
+        close(run)
+
+    monkeypatch.setattr(frontier._Run, "close", close_and_look)
+    stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
+                         window=1 << 17)
+    assert stats.sha256 == reference(code, n)[1]
+    if _core.frontier_vectors():  # the blocks computed most of them
+        assert infos[-1][7] >= (n - 4 * 8192) // 2
 
 
 def test_the_threads_do_not_change_the_values(tmp_path: Path) -> None:

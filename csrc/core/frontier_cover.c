@@ -1,0 +1,374 @@
+/*
+ * frontier_cover.c -- witnesses for the values of rare class, a block of positions at a time
+ * (see frontier.c).
+ *
+ * A value v of rare class below the candidate must be reached by some split a + q with two
+ * common values, g(a) ^ g(q) = v.  Scanning the splits from the smallest heap takes thousands
+ * of splits per position; the blocks here find most witnesses at once instead.  For the
+ * frequent values t of the frontier the engine keeps one bitset each over recent positions
+ * (bit q set when g(q) = t).  A heap size a of the head with g(a) = v ^ t reaches v at every
+ * position n of a block with g(n - k - a) = t: the bitset of t read from n0 - k - a gives those
+ * positions for the whole block in a few word operations (eight words of 64 positions, one
+ * AVX-512 register).  For each value the pairs (a, t) are tried in the order of t's frequency
+ * until every position of the block is covered; the positions left over go to the search.
+ * Every bit set is a genuine split, so the coverage only ever proves reached values: the
+ * values computed do not depend on it.
+ */
+#define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
+
+#include "frontier_core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(FR_NO_AVX512)
+#include <immintrin.h>
+#define COVER_AVX512 1
+#endif
+
+/* The block, in positions; the frequent values kept; the heap sizes of the head used as
+ * witnesses; pairs per value; the positions kept in the bitsets. */
+#ifndef FR_PAIRS_RARE
+#define FR_PAIRS_RARE 1200
+#endif
+#ifndef FR_PAIRS_COMMON
+#define FR_PAIRS_COMMON 1200
+#endif
+enum { CB = FR_BLOCK, CW = CB / 64, CT = 32, CAMAX = 1 << 16, CPAIRS = 1200, CSPAN = 1 << 18,
+       CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_COMMON = FR_PAIRS_COMMON };
+
+typedef struct {
+    uint32_t a;  /* the witness's heap size */
+    uint32_t t;  /* the frequent value's index */
+} cover_pair;
+
+struct fr_cover {
+    uint16_t top[CT];
+    int16_t *index;           /* value -> its index among the frequent values, or -1 */
+    uint64_t *rows;           /* CT rows of row_words: bit i of a row is position base + i */
+    uint64_t base;
+    size_t row_words;
+    cover_pair *pairs;        /* CPAIRS per value */
+    uint16_t *npairs;
+    size_t nvalues;           /* values with lists */
+    size_t amax;              /* witnesses from the head: heap sizes below amax (<= CAMAX) */
+    uint64_t from;            /* the first block that may use the coverage */
+    uint64_t refresh_at;      /* the next rebuild of the frequent values */
+    uint64_t *stamp;          /* stamp[v] == block + 1 when words[v] is for it */
+    uint64_t (*words)[CW];
+    /* values of common class: witnesses among the rare parts, all values a block at a time */
+    cover_pair *cpairs;
+    uint16_t *ncpairs;
+    uint64_t *cstamp;         /* cstamp[w] == block + 1 when wordsc[w] is for it */
+    uint64_t (*wordsc)[CW];
+};
+
+void fr_cover_free(fr_cover *c)
+{
+    if (!c)
+        return;
+    free(c->index);
+    free(c->rows);
+    free(c->pairs);
+    free(c->npairs);
+    free(c->stamp);
+    free(c->words);
+    free(c->cpairs);
+    free(c->ncpairs);
+    free(c->wordsc);
+    free(c->cstamp);
+    free(c);
+}
+
+static fr_cover *cover_new(void)
+{
+    fr_cover *c = (fr_cover *)calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->row_words = CSPAN / 64 + CW + 2;
+    c->index = (int16_t *)malloc(((size_t)1 << MAX_BITS) * sizeof(int16_t));
+    c->rows = (uint64_t *)calloc(CT * c->row_words, sizeof(uint64_t));
+    c->pairs = (cover_pair *)malloc((size_t)CVALUES * CPAIRS * sizeof(cover_pair));
+    c->npairs = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
+    c->stamp = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
+    c->words = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->words);
+    c->cpairs = (cover_pair *)malloc((size_t)CVALUES * CPAIRS * sizeof(cover_pair));
+    c->ncpairs = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
+    c->wordsc = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->wordsc);
+    c->cstamp = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
+    if (!c->index || !c->rows || !c->pairs || !c->npairs || !c->stamp || !c->words ||
+        !c->cpairs || !c->ncpairs || !c->wordsc || !c->cstamp) {
+        fr_cover_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ---- the frequent values and their bitsets ---------------------------------------------- */
+
+static void set_bit(fr_cover *c, uint64_t n, uint16_t v)
+{
+    int16_t t = c->index[v];
+    if (t >= 0) {
+        uint64_t i = n - c->base;
+        c->rows[(size_t)t * c->row_words + (i >> 6)] |= (uint64_t)1 << (i & 63);
+    }
+}
+
+/* Moves the bitsets' origin so that position n has room: keeps the last CSPAN / 2. */
+static void slide(fr_cover *c, uint64_t n)
+{
+    uint64_t keep_from = (n - CSPAN / 2) & ~(uint64_t)63;
+    size_t shift = (size_t)((keep_from - c->base) >> 6), keep = c->row_words - shift;
+    for (size_t t = 0; t < CT; t++) {
+        uint64_t *row = c->rows + t * c->row_words;
+        memmove(row, row + shift, keep * sizeof(uint64_t));
+        memset(row + keep, 0, shift * sizeof(uint64_t));
+    }
+    c->base = keep_from;
+}
+
+void fr_cover_note(fr_state *s, uint64_t n, uint16_t v)
+{
+    fr_cover *c = s->cover;
+    if (!c || !c->nvalues || n < c->base)
+        return;
+    if (n - c->base >= (uint64_t)CSPAN)
+        slide(c, n);
+    set_bit(c, n, v);
+}
+
+/* Heap sizes by value: bucket[start[u] .. start[u + 1]) are the sizes a in [lo, amax) with
+ * g(a) = u < nv, from the head (rare == 0) or from the rare parts (rare == 1). */
+static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_t **bucket,
+                    uint32_t **start)
+{
+    size_t lo = CB + s->kmax + 1;
+    *bucket = (uint32_t *)malloc(amax * sizeof(uint32_t));
+    *start = (uint32_t *)calloc(nv + 2, sizeof(uint32_t));
+    uint32_t *fill = (uint32_t *)malloc((nv + 1) * sizeof(uint32_t));
+    if (!*bucket || !*start || !fill) {
+        free(fill);
+        return -1;
+    }
+    uint32_t *st = *start;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            memcpy(fill, st, (nv + 1) * sizeof(uint32_t));
+        for (size_t i = 0; i < (rare ? s->nparts : amax); i++) {
+            uint64_t a = rare ? s->parts[i].p : i;
+            uint32_t u = rare ? s->parts[i].g : s->head[i];
+            if (a < lo || a >= amax || u >= nv || (rare && !is_rare(s, a, u)))
+                continue;
+            if (!pass)
+                st[u + 1]++;
+            else
+                (*bucket)[fill[u]++] = (uint32_t)a;
+        }
+        if (!pass)
+            for (size_t u = 0; u < nv; u++)
+                st[u + 1] += st[u];
+    }
+    free(fill);
+    return 0;
+}
+
+/* For each value v < nv the pairs (a, t) with g(a) = v ^ top[t]: taken round-robin over t,
+ * each t in proportion to its frequency, each t's sizes spread evenly over its bucket. */
+static void pair_lists(const uint32_t *freq, const uint32_t *order, size_t have, size_t nv,
+                       const uint32_t *bucket, const uint32_t *start, cover_pair *pairs,
+                       uint16_t *npairs, size_t most)
+{
+    for (size_t v = 0; v < nv; v++) {
+        cover_pair *list = pairs + v * CPAIRS;
+        size_t len = 0, next[CT] = {0};
+        for (uint64_t round = 0, any = 1; any && len < most; round++) {
+            any = 0;
+            for (size_t t = 0; t < have && len < most; t++) {
+                if (round * freq[order[0]] >= 64 * (uint64_t)freq[order[t]] + freq[order[0]])
+                    continue;
+                uint32_t u = (uint32_t)(v ^ order[t]);
+                size_t count = u < nv ? start[u + 1] - start[u] : 0;
+                if (next[t] >= count)
+                    continue;
+                size_t pick = count > 65 ? next[t] * (count / 65) : next[t];
+                list[len].a = bucket[start[u] + pick];
+                list[len].t = (uint32_t)t;
+                len++;
+                next[t]++;
+                any = 1;
+            }
+        }
+        npairs[v] = (uint16_t)len;
+    }
+}
+
+/* The CT most frequent values of the last amax positions, their bitsets over the last
+ * CSPAN / 2 positions, and the pairs of every value: witnesses from the head for values of
+ * rare class, from the rare parts for values of common class. */
+static int cover_build(fr_state *s, fr_cover *c)
+{
+    size_t nv = (size_t)1 << s->bits < CVALUES ? (size_t)1 << s->bits : CVALUES;
+    uint32_t *freq = (uint32_t *)calloc((size_t)1 << MAX_BITS, sizeof(uint32_t));
+    uint32_t *bucket = NULL, *start = NULL;
+    uint16_t chunk[SCRATCH];
+    uint32_t order[CT];
+    size_t have = 0;
+    int ok = freq != NULL;
+    for (uint64_t i = s->done - c->amax; ok && i < s->done; i += SCRATCH) {
+        size_t m = s->done - i < SCRATCH ? (size_t)(s->done - i) : SCRATCH;
+        const uint16_t *v = fr_values_at(s, i, m, chunk);
+        ok = v != NULL;
+        for (size_t j = 0; ok && j < m; j++)
+            freq[v[j]]++;
+    }
+    for (uint32_t v = 0; ok && v < ((uint32_t)1 << s->bits); v++) { /* the CT largest counts */
+        if (!freq[v] || (have == CT && freq[order[CT - 1]] >= freq[v]))
+            continue;
+        size_t j = have < CT ? have++ : CT - 1;
+        for (; j > 0 && freq[order[j - 1]] < freq[v]; j--)
+            order[j] = order[j - 1];
+        order[j] = v;
+    }
+    if (ok) {
+        memset(c->index, 0xff, ((size_t)1 << MAX_BITS) * sizeof(int16_t));
+        for (size_t t = 0; t < have; t++) {
+            c->top[t] = (uint16_t)order[t];
+            c->index[order[t]] = (int16_t)t;
+        }
+        memset(c->rows, 0, CT * c->row_words * sizeof(uint64_t));
+        c->base = s->done > CSPAN / 2 ? (s->done - CSPAN / 2) & ~(uint64_t)63 : 0;
+    }
+    for (uint64_t i = c->base; ok && i < s->done; i += SCRATCH) {
+        size_t m = s->done - i < SCRATCH ? (size_t)(s->done - i) : SCRATCH;
+        const uint16_t *v = fr_values_at(s, i, m, chunk);
+        ok = v != NULL;
+        for (size_t j = 0; ok && j < m; j++)
+            set_bit(c, i + j, v[j]);
+    }
+    for (int rare = 0; ok && rare < 2; rare++) {
+        ok = by_value(s, c->amax, nv, rare, &bucket, &start) == 0;
+        if (ok)
+            pair_lists(freq, order, have, nv, bucket, start, rare ? c->cpairs : c->pairs,
+                       rare ? c->ncpairs : c->npairs, rare ? PAIRS_COMMON : PAIRS_RARE);
+        free(bucket);
+        free(start);
+        bucket = start = NULL;
+    }
+    memset(c->stamp, 0, CVALUES * sizeof(uint64_t));
+    memset(c->cstamp, 0, CVALUES * sizeof(uint64_t));
+    c->nvalues = ok ? nv : 0;
+    free(freq);
+    return ok ? 0 : -1;
+}
+
+int fr_cover_refresh(fr_state *s)
+{
+    /* witnesses a < amax from the head, their partners n - k - a > a below the block: the
+     * coverage starts at 4 amax (amax: CAMAX, or less when the head is short) */
+    size_t amax = CAMAX;
+    while (amax > s->nhead)
+        amax /= 2;
+    if (amax < 4 * CB || s->done < 4 * (uint64_t)amax || !fr_vectors_ready())
+        return 0;
+    if (!s->cover && !(s->cover = cover_new()))
+        return -1;
+    fr_cover *c = s->cover;
+    size_t nv = (size_t)1 << s->bits < CVALUES ? (size_t)1 << s->bits : CVALUES;
+    if (s->done < c->refresh_at && c->nvalues == nv && c->amax == amax)
+        return 0;
+    c->nvalues = 0;
+    c->amax = amax;
+    if (cover_build(s, c) < 0)
+        return -1;
+    c->from = (s->done + CB - 1) & ~(uint64_t)(CB - 1);
+    c->refresh_at = s->done + CSPAN;
+    return 0;
+}
+
+/* ---- the words of a block ---------------------------------------------------------------- */
+
+#ifdef COVER_AVX512
+__attribute__((target("avx512f,avx512vbmi2"))) static void
+cover_value_avx512(const fr_state *s, const fr_cover *c, uint64_t n0, const cover_pair *list,
+                   size_t len, uint64_t *acc)
+{
+    __m512i sum = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1);
+    for (size_t i = 0; i < len; i++) {
+        for (size_t k = 0; k < s->nsplit; k++) {
+            uint64_t at = n0 - s->split[k] - list[i].a - c->base;
+            const uint64_t *w = c->rows + list[i].t * c->row_words + (at >> 6);
+            __m512i lo = _mm512_loadu_si512((const void *)w);
+            __m512i hi = _mm512_loadu_si512((const void *)(w + 1));
+            sum = _mm512_or_si512(sum, _mm512_shrdv_epi64(lo, hi, _mm512_set1_epi64((long long)(at & 63))));
+        }
+        if ((i & 7) == 7 && _mm512_cmpneq_epi64_mask(sum, ones) == 0)
+            break;
+    }
+    _mm512_storeu_si512((void *)acc, sum);
+}
+#endif
+
+int fr_vectors_ready(void)
+{
+#ifdef COVER_AVX512
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512vbmi2");
+    }
+    return known;
+#else
+    return 0;
+#endif
+}
+
+/* The words of v for the block n0 from the pairs list[0 .. len). */
+static void cover_value(const fr_state *s, const fr_cover *c, uint64_t n0,
+                        const cover_pair *list, size_t len, uint64_t *acc)
+{
+#ifdef COVER_AVX512
+    cover_value_avx512(s, c, n0, list, len, acc);
+#else
+    (void)s, (void)c, (void)n0, (void)list, (void)len;
+    memset(acc, 0, CW * sizeof(uint64_t)); /* never: no coverage is built without the vectors */
+#endif
+}
+
+/* Whether the block n0 may use the coverage: its partners n0 - k - a lie in the bitsets. */
+static int usable(const fr_state *s, const fr_cover *c, uint64_t n0)
+{
+    return c && c->nvalues && n0 >= c->from && n0 >= c->base + c->amax + s->kmax + CB;
+}
+
+int fr_cover_has(const fr_state *s, uint64_t n, uint32_t v)
+{
+    fr_cover *c = s->cover;
+    uint64_t n0 = n & ~(uint64_t)(CB - 1);
+    if (!usable(s, c, n0) || v >= c->nvalues)
+        return 0;
+    if (c->stamp[v] != n0 + 1) {
+        cover_value(s, c, n0, c->pairs + v * CPAIRS, c->npairs[v], c->words[v]);
+        c->stamp[v] = n0 + 1;
+    }
+    size_t j = (size_t)(n - n0);
+    return (int)((c->words[v][j >> 6] >> (j & 63)) & 1);
+}
+
+const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
+{
+    fr_cover *c = s->cover;
+    if (!usable(s, c, n0) || w >= c->nvalues)
+        return NULL;
+    if (c->cstamp[w] != n0 + 1) {
+        cover_value(s, c, n0, c->cpairs + (size_t)w * CPAIRS, c->ncpairs[w], c->wordsc[w]);
+        c->cstamp[w] = n0 + 1;
+    }
+    return c->wordsc[w];
+}
+
+int fr_cover_active(const fr_state *s, uint64_t n0)
+{
+    return usable(s, s->cover, n0);
+}
