@@ -229,7 +229,8 @@ int fr_accept(fr_state *s, uint16_t v)
             return -1;
         s->parts[s->nparts].p = n;
         s->parts[s->nparts].g = v;
-        s->nparts++;
+        s->parts[s->nparts].rare = (uint32_t)rare;
+        __atomic_store_n(&s->nparts, s->nparts + 1, __ATOMIC_RELEASE); /* read by helpers */
     }
     s->done++;
     return 0;
@@ -273,6 +274,7 @@ int fr_set_mask(fr_state *s, uint32_t emask, const nc_poll *poll)
                     return NC_NOMEM;
                 s->parts[s->nparts].p = n;
                 s->parts[s->nparts].g = v[j];
+                s->parts[s->nparts].rare = (uint32_t)rare;
                 s->nparts++;
             }
         }

@@ -5,78 +5,125 @@
  * The value of n is the least common value c reached by no split, unless a smaller value of
  * rare class is reached by none.  Common values come only from splits with one rare part, and
  * marking every rare part for every position (a thousand parts for Grundy's game) was most
- * of the engine's time.  Here, for a whole block at once:
+ * of the engine's time.  Here a block is first prepared, from values before the block that
+ * precedes it:
  *   1. the coverage names, for each position, the first K values of common class it does not
  *      prove reached: the candidates;
  *   2. vector compares of g(p) ^ g(n - k - p) with the candidates, for every far rare part p
- *      and every position of the block (32 positions an instruction), say which candidates
+ *      (p >= FR_LAG) and every position (32 positions an instruction), say which candidates
  *      are reached after all;
- * then each position in order marks its near rare parts (those whose partner may lie in the
- * block), walks the values of common class up to its first candidate not reached (a value
- * past the K candidates is checked against the far parts one by one), and settles the values
- * of rare class below it (frontier_settle.c).  The values equal the position-by-position
- * engine's: each step only proves a value reached or finds one that is not.
+ * then each position in order marks its near rare parts, walks its candidates up to the
+ * first one not reached (past the K candidates the far parts are marked one by one), and
+ * settles the values of rare class below it (frontier_settle.c).  With two threads a helper
+ * prepares the next block while the calling thread settles this one.  The values equal the
+ * position-by-position engine's: each step only proves a value reached or finds one that is
+ * not.  The blocks need AVX-512 (F, BW, VBMI2); without it fr_blocks_ready says no.
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
 
 #include "frontier_core.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(FR_NO_AVX512)
 #include <immintrin.h>
-#define BLOCK_AVX512 1 /* the blocks need AVX-512 (F, BW, VBMI2): fr_vectors_ready() */
+#define BLOCK_AVX512 1
 #endif
 
 #ifndef FR_CANDIDATES
 #define FR_CANDIDATES 8
 #endif
-/* B: the coverage's block; S: the positions whose candidates are checked at once (the rare
- * parts below S are near: the fewer, the less each position marks by itself). */
+/* B: the coverage's block; S: the positions whose candidates are checked at once; K: the
+ * candidates of a position. */
 enum { B = FR_BLOCK, S = 128, K = FR_CANDIDATES };
 
+/* What a block needs before its positions: prepared a block ahead. */
 typedef struct {
+    uint64_t n0;
     uint16_t cand[K][B];
     uint8_t ncand[B];
     uint8_t hit[K][B];
-    uint16_t values[B];
-    part *far, *near;   /* rare parts: checked for the block at once / position by position */
+    part *far;          /* scratch: the far parts of a sub-block */
+    const uint16_t **src; /* their partners' values for the sub-block, split k: src[k * nfar + i] */
+    uint16_t *pool;     /* S values each for partners before the window */
+    size_t far_cap, src_cap, pool_cap;
+} block_prep;
+
+typedef struct {
+    block_prep prep[2]; /* blocks n0 / B even and odd */
+    part *far, *near;   /* the calling thread's split of the parts for a sub-block */
     size_t nfar, nnear;
-    size_t parts_seen;  /* s->nparts when they were sorted: later ones are near */
+    const uint16_t **src; /* the near parts' partners: src[k * nnear + i] (NULL: one by one) */
+    uint16_t *pool;
+    size_t far_cap, near_cap, src_cap, pool_cap;
+    size_t parts_seen;  /* s->nparts when they were split: later ones are near */
     uint8_t row[(size_t)1 << MAX_BITS];
     finisher_scratch fs;
 } block_work;
 
-/* Far parts: rare, S <= p and 2p + kmax + 1 < m0, so that for every position of the S from m0
- * and every split the partner n - k - p is known, larger than p and at least 1. */
-static int sort_parts(const fr_state *s, uint64_t m0, block_work *b)
+/* Far for the sub-block from m0: the partner m0 + j - k - p of each of its positions lies
+ * below m0 + S - least (below the sub-block before it when least = 2S, with a helper), is
+ * larger than p and at least 1. */
+/* Room for need items of size bytes in *ptr (capacity *cap): 0, or -1 out of memory. */
+static int room(void *ptr, size_t *cap, size_t need, size_t size)
 {
-    free(b->far);
-    free(b->near);
-    b->far = (part *)malloc((s->nparts + 1) * sizeof(part));
-    b->near = (part *)malloc((s->nparts + 1) * sizeof(part));
-    if (!b->far || !b->near)
+    void **p = (void **)ptr;
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 256;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q)
         return -1;
-    b->nfar = b->nnear = 0;
-    b->parts_seen = s->nparts;
-    for (size_t i = 0; i < s->nparts; i++) {
-        const part *pt = &s->parts[i];
-        if (!is_rare(s, pt->p, pt->g))
-            continue;
-        if (pt->p >= S && 2 * pt->p + s->kmax + 1 < m0)
-            b->far[b->nfar++] = *pt;
-        else
-            b->near[b->nnear++] = *pt;
-    }
+    *p = q;
+    *cap = c;
     return 0;
 }
 
-/* ---- 1. the candidates ------------------------------------------------------------------- */
+static int far_part(const fr_state *s, const part *pt, uint64_t m0, uint64_t least)
+{
+    return pt->p >= least && 2 * pt->p + s->kmax + 1 < m0;
+}
+
+/* The rare parts among parts[0 .. nparts): far ones into far, the others into near (NULL:
+ * not wanted); returns the number of far parts. */
+static size_t split_parts(const fr_state *s, size_t nparts, uint64_t m0, uint64_t least,
+                          part *far, part *near, size_t *nnear)
+{
+    size_t nf = 0, nn = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        const part *pt = &s->parts[i];
+        if (!pt->rare)
+            continue;
+        if (far_part(s, pt, m0, least))
+            far[nf++] = *pt;
+        else if (near)
+            near[nn++] = *pt;
+    }
+    if (nnear)
+        *nnear = nn;
+    return nf;
+}
+
+/* The values g(at .. at + S) of a sub-block's partners: a pointer into the window (read as
+ * they are written, when the partners are positions of the sub-block itself), or read back
+ * from the values file into pool; NULL when that read fails. */
+static const uint16_t *source(const fr_state *s, uint64_t at, uint16_t *pool)
+{
+    if (at >= s->base)
+        return s->buf + (at - s->base);
+    return fr_values_at(s, at, S, pool);
+}
+
+/* ---- preparing a block: 1. the candidates ------------------------------------------------ */
 
 /* For each position n0 + j of the block, the first K values of common class (at most) its
  * coverage does not prove reached, 64 positions at a time. */
-static void candidates(const fr_state *s, uint64_t n0, block_work *b)
+static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
 {
     uint32_t ts = (uint32_t)1 << s->bits;
     /* the positions whose value class uses common[0]: (n0 + j - kmin) even, n0 even */
@@ -94,62 +141,105 @@ static void candidates(const fr_state *s, uint64_t n0, block_work *b)
             while (m) {
                 unsigned t = (unsigned)__builtin_ctzll(m);
                 m &= m - 1;
-                b->cand[count[t]][g * 64 + t] = (uint16_t)w;
+                p->cand[count[t]][g * 64 + t] = (uint16_t)w;
                 if (++count[t] == K)
                     need &= ~((uint64_t)1 << t);
             }
         }
         for (size_t t = 0; t < 64; t++) {
             size_t j = g * 64 + t;
-            b->ncand[j] = count[t];
+            p->ncand[j] = count[t];
             for (int i = count[t]; i < K; i++)
-                b->cand[i][j] = count[t] ? b->cand[0][j] : 0; /* a repeat: never read */
+                p->cand[i][j] = count[t] ? p->cand[0][j] : 0; /* a repeat: never read */
         }
     }
 }
 
-/* ---- 2. the candidates against every far part --------------------------------------------- */
+/* ---- 2. the candidates against every far part -------------------------------------------- */
 
 #ifdef BLOCK_AVX512
 /* hit[c][j0 + j] for the S positions m0 = n0 + j0 ..: 32 positions at a time, the
- * candidates in registers, every partner in the window. */
+ * candidates in registers. */
 __attribute__((target("avx512f,avx512bw"))) static void
-hits_avx512(const fr_state *s, uint64_t m0, size_t j0, block_work *b)
+hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar, block_prep *p)
 {
     for (size_t j = j0; j < j0 + S; j += 32) {
         __m512i cand[K];
         __mmask32 h[K];
         for (int c = 0; c < K; c++) {
-            cand[c] = _mm512_loadu_si512((const void *)&b->cand[c][j]);
+            cand[c] = _mm512_loadu_si512((const void *)&p->cand[c][j]);
             h[c] = 0;
         }
         for (size_t k = 0; k < s->nsplit; k++) {
-            const uint16_t *base = s->buf + (m0 + (j - j0) - s->split[k] - s->base);
-            for (size_t i = 0; i < b->nfar; i++) {
-                __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(base - b->far[i].p)),
-                                             _mm512_set1_epi16((short)b->far[i].g));
+            const uint16_t *const *src = p->src + k * nfar;
+            for (size_t i = 0; i < nfar; i++) {
+                __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(src[i] + (j - j0))),
+                                             _mm512_set1_epi16((short)far[i].g));
                 for (int c = 0; c < K; c++)
                     h[c] |= _mm512_cmpeq_epi16_mask(x, cand[c]);
             }
         }
         for (int c = 0; c < K; c++)
             for (size_t t = 0; t < 32; t++)
-                b->hit[c][j + t] = (uint8_t)((h[c] >> t) & 1);
+                p->hit[c][j + t] = (uint8_t)((h[c] >> t) & 1);
     }
 }
-
 #endif
 
-static void far_hits(const fr_state *s, uint64_t m0, size_t j0, block_work *b)
+/* The coverage of the values of rare class below each position's first candidate, made
+ * beforehand (the helper's work, when there is one; the settling makes the others). */
+static void rare_coverage(const fr_state *s, uint64_t n0, const block_prep *p)
 {
+    uint32_t top = 0; /* the first candidates are most positions' values */
+    for (size_t j = 0; j < B; j++)
+        if (p->ncand[j] && p->cand[0][j] > top)
+            top = p->cand[0][j];
+    for (uint32_t v = 0; v < top; v++)
+        if (!s->common[0][v] || !s->common[1][v])
+            fr_cover_rare(s, n0, v);
+}
+
+/* Prepares the block n0 (values below n0 - FR_LAG + ... known: see frontier_cover.c). */
+static void prepare_block(const fr_state *s, uint64_t n0, block_prep *p, int eager)
+{
+    p->n0 = n0;
+    candidates(s, n0, p);
+    if (eager)
+        rare_coverage(s, n0, p);
+}
+
+/* The hits of the sub-block j0 of the prepared block from the parts [0, nparts): 1, or 0 when
+ * the values file could not be read. */
+static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t nparts,
+                       uint64_t least)
+{
+    uint64_t m0 = p->n0 + j0;
+    if (room(&p->far, &p->far_cap, nparts + 1, sizeof(part)) < 0)
+        return 0;
+    size_t nfar = split_parts(s, nparts, m0, least, p->far, NULL, NULL), pooled = 0;
+    for (size_t i = 0; i < nfar; i++)
+        pooled += m0 - s->split[0] - p->far[i].p < s->base + s->kmax;
+    if (room(&p->src, &p->src_cap, nfar * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
+        room(&p->pool, &p->pool_cap, (pooled * s->nsplit + 1) * S, sizeof(uint16_t)) < 0)
+        return 0;
+    pooled = 0;
+    for (size_t k = 0; k < s->nsplit; k++)
+        for (size_t i = 0; i < nfar; i++) {
+            uint64_t at = m0 - s->split[k] - p->far[i].p;
+            const uint16_t **src = &p->src[k * nfar + i];
+            if (!(*src = source(s, at, p->pool + pooled * S)))
+                return 0;
+            pooled += at < s->base;
+        }
 #ifdef BLOCK_AVX512
-    hits_avx512(s, m0, j0, b);
+    hits_avx512(s, j0, p->far, nfar, p);
+    return 1;
 #else
-    (void)s, (void)m0, (void)j0, (void)b; /* never: fr_blocks_ready says no without them */
+    return 0; /* never: fr_blocks_ready says no without the vectors */
 #endif
 }
 
-/* ---- each position in order ---------------------------------------------------------------- */
+/* ---- settling a block, each position in order ----------------------------------------------- */
 
 static int value_of(const fr_state *s, uint64_t i, uint32_t *v)
 {
@@ -160,9 +250,34 @@ static int value_of(const fr_state *s, uint64_t i, uint32_t *v)
     return fr_value_at(s, i, v);
 }
 
-/* Marks the one-heap moves and the splits with a near part. */
-static int near_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t *row)
+/* The near parts' partners for the sub-block from m0 (NULL where a part lies so close that
+ * its first positions have none: those go one by one). */
+static int near_sources(const fr_state *s, uint64_t m0, block_work *b)
 {
+    size_t pooled = 0;
+    if (room(&b->src, &b->src_cap, b->nnear * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
+        room(&b->pool, &b->pool_cap, (b->nnear * s->nsplit + 1) * S, sizeof(uint16_t)) < 0)
+        return -1;
+    for (size_t k = 0; k < s->nsplit; k++)
+        for (size_t i = 0; i < b->nnear; i++) {
+            const uint16_t **src = &b->src[k * b->nnear + i];
+            uint64_t p = b->near[i].p;
+            *src = NULL;
+            if (p + s->split[k] + 1 > m0)
+                continue;
+            uint64_t at = m0 - s->split[k] - p;
+            if (!(*src = source(s, at, b->pool + pooled * S)))
+                return -1;
+            pooled += at < s->base;
+        }
+    return 0;
+}
+
+/* Marks the one-heap moves and the splits with a near part at n = m0 + j. */
+static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work *b,
+                      uint8_t *row)
+{
+    uint64_t n = m0 + j;
     if (n < s->nrules && (s->rules[n] & 1))
         row[0] = 1;
     uint32_t v;
@@ -175,17 +290,20 @@ static int near_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_
         if (n < s->split[k] + 2)
             continue;
         uint64_t total = n - s->split[k];
+        const uint16_t *const *src = b->src + k * b->nnear;
         for (size_t i = 0; i < b->nnear && b->near[i].p < total; i++) {
             uint64_t q = total - b->near[i].p;
             if (s->unequal && q == b->near[i].p)
                 continue;
-            if (value_of(s, q, &v) < 0)
+            if (src[i])
+                v = src[i][j];
+            else if (value_of(s, q, &v) < 0)
                 return -1;
             row[b->near[i].g ^ v] = 1;
         }
         for (size_t i = b->parts_seen; i < s->nparts; i++) { /* rare heap sizes of the block */
             const part *pt = &s->parts[i];
-            if (!is_rare(s, pt->p, pt->g) || pt->p >= total || (s->unequal && 2 * pt->p == total))
+            if (!pt->rare || pt->p >= total || (s->unequal && 2 * pt->p == total))
                 continue;
             if (value_of(s, total - pt->p, &v) < 0)
                 return -1;
@@ -195,111 +313,228 @@ static int near_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_
     return 0;
 }
 
-/* Whether a far part reaches w at n (a value past the candidates: rare). */
-static int far_reaches(const fr_state *s, uint64_t n, const block_work *b, uint32_t w, int *err)
+/* Marks every far part's split at n: past the K candidates the walk goes on with exact marks. */
+static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t *row)
 {
     for (size_t k = 0; k < s->nsplit; k++)
         for (size_t i = 0; i < b->nfar; i++) {
             uint32_t v;
-            if (value_of(s, n - s->split[k] - b->far[i].p, &v) < 0) {
-                *err = 1;
-                return 0;
-            }
-            if ((b->far[i].g ^ v) == w)
-                return 1;
+            if (value_of(s, n - s->split[k] - b->far[i].p, &v) < 0)
+                return -1;
+            row[b->far[i].g ^ v] = 1;
         }
     return 0;
 }
 
 /* The least common value reached by no split at n0 + j, or 2^bits: the first candidate not
- * reached, or past the K candidates a walk that checks the far parts one by one. */
-static int candidate(const fr_state *s, uint64_t n0, size_t j, block_work *b, uint32_t *c)
+ * reached, or past the K candidates a walk with the far parts marked. */
+static int candidate(const fr_state *s, const block_prep *p, size_t j, block_work *b,
+                     uint32_t *c)
 {
-    for (int i = 0; i < b->ncand[j]; i++) {
-        uint32_t w = b->cand[i][j];
-        if (!b->hit[i][j] && !b->row[w]) {
+    for (int i = 0; i < p->ncand[j]; i++) {
+        uint32_t w = p->cand[i][j];
+        if (!p->hit[i][j] && !b->row[w]) {
             *c = w;
             return 0;
         }
     }
-    uint64_t n = n0 + j;
+    uint64_t n = p->n0 + j;
     uint32_t ts = (uint32_t)1 << s->bits;
     const uint8_t *common = s->common[(n - s->kmin) & 1];
-    int err = 0;
-    uint32_t w = b->ncand[j] < K ? ts : (uint32_t)b->cand[K - 1][j] + 1;
-    for (; w < ts; w++) {
+    uint32_t w = p->ncand[j] < K ? ts : (uint32_t)p->cand[K - 1][j] + 1;
+    for (int marked = 0; w < ts; w++) {
         if (!common[w] || b->row[w])
             continue;
-        const uint64_t *words = fr_cover_common(s, n0, w);
-        int reached = words && ((words[j >> 6] >> (j & 63)) & 1);
-        if (!reached)
-            reached = far_reaches(s, n, b, w, &err);
-        if (err)
-            return -1;
-        if (!reached)
+        const uint64_t *words = fr_cover_common(s, p->n0, w);
+        if (words && ((words[j >> 6] >> (j & 63)) & 1))
+            continue;
+        if (marked)
             break;
+        if (far_marks(s, n, b, b->row) < 0)
+            return -1;
+        marked = 1;
+        w--; /* w again, with the far parts marked */
     }
     *c = w;
     return 0;
 }
 
-/* One block: NC_OK, 1 when a value outgrew the tables (out[0..*made) valid), or an error. */
-static int one_block(fr_state *s, block_work *b, uint16_t *out, size_t *made)
+/* Settles the sub-block j0 of the prepared block: NC_OK, 1 when a value outgrew the tables
+ * (out[0..*made) valid), or an error. */
+static int settle(fr_state *s, const block_prep *p, size_t j0, uint64_t least, block_work *b,
+                  uint16_t *out, size_t *made)
 {
-    uint64_t n0 = s->done;
     unsigned bits = s->bits;
     size_t ts = (size_t)1 << bits;
-    candidates(s, n0, b);
-    for (size_t j0 = 0; j0 < B; j0 += S) {
-        if (sort_parts(s, n0 + j0, b) < 0)
+    uint64_t m0 = p->n0 + j0;
+    b->parts_seen = s->nparts;
+    if (room(&b->far, &b->far_cap, s->nparts + 1, sizeof(part)) < 0 ||
+        room(&b->near, &b->near_cap, s->nparts + 1, sizeof(part)) < 0)
+        return NC_NOMEM;
+    b->nfar = split_parts(s, s->nparts, m0, least, b->far, b->near, &b->nnear);
+    if (near_sources(s, m0, b) < 0)
+        return NC_BADARG;
+    for (size_t j = j0; j < j0 + S; j++) {
+        uint64_t n = p->n0 + j;
+        uint32_t c, v;
+        memset(b->row, 0, ts);
+        if (near_marks(s, m0, j - j0, b, b->row) < 0 || candidate(s, p, j, b, &c) < 0 ||
+            fr_settle_below(s, n, b->row, c, 1, &b->fs, &v) < 0 || (v >> MAX_BITS))
+            return NC_BADARG;
+        out[*made] = (uint16_t)v;
+        if (fr_accept(s, (uint16_t)v) < 0)
             return NC_NOMEM;
-        far_hits(s, n0 + j0, j0, b);
-        for (size_t j = j0; j < j0 + S; j++) {
-            uint64_t n = n0 + j;
-            uint32_t c, v;
-            memset(b->row, 0, ts);
-            if (near_marks(s, n, b, b->row) < 0 || candidate(s, n0, j, b, &c) < 0 ||
-                fr_settle_below(s, n, b->row, c, 1, &b->fs, &v) < 0 || (v >> MAX_BITS))
-                return NC_BADARG;
-            out[*made] = (uint16_t)v;
-            if (fr_accept(s, (uint16_t)v) < 0)
-                return NC_NOMEM;
-            (*made)++;
-            s->blocked++;
-            if (s->bits != bits)
-                return 1;
-        }
+        (*made)++;
+        s->blocked++;
+        if (s->bits != bits)
+            return 1;
     }
     return NC_OK;
 }
 
-/* Whether the block n0 may go this way: the coverage is ready and the window holds the partner
- * n - k - p of every rare part p (read without a system call by the vector checks). */
+/* ---- the step: a helper prepares the next block while this thread settles ---------------- */
+
+enum { SUBS = B / S };
+
+typedef struct {
+    fr_state *s;
+    block_work *b;
+    uint64_t start, subs;       /* the step's first position and its sub-blocks */
+    volatile uint64_t ready;    /* sub-blocks prepared (atomic): 0 is a failure */
+    volatile uint64_t settled;  /* sub-blocks settled (atomic) */
+    volatile int stop, failed;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+} pipe_ctx;
+
+static uint64_t load_acq(volatile uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+static void publish(pipe_ctx *c, volatile uint64_t *what, uint64_t value)
+{
+    pthread_mutex_lock(&c->lock);
+    __atomic_store_n(what, value, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Waits until *what >= value or the step stops: 1 when it got there. */
+static int wait_for(pipe_ctx *c, volatile uint64_t *what, uint64_t value)
+{
+    for (int spin = 0; spin < 4000; spin++) { /* a short spin, then sleeping (fewer cores) */
+        if (load_acq(what) >= value)
+            return 1;
+        if (__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+            return 0;
+        CPU_RELAX();
+    }
+    pthread_mutex_lock(&c->lock);
+    while (load_acq(what) < value && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+        pthread_cond_wait(&c->cond, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+    return load_acq(what) >= value;
+}
+
+/* The helper prepares sub-block u while the calling thread settles u - 2 or u - 1 (far parts
+ * from AHEAD_LEAST on), and after sub-block 2 of each block the next block's candidates and
+ * rare coverage (FR_LAG: from values 256 before the block before). */
+enum { AHEAD = 2, AHEAD_LEAST = (AHEAD + 1) * S };
+
+static void *helper_main(void *arg)
+{
+    pipe_ctx *c = (pipe_ctx *)arg;
+    if (!wait_for(c, &c->ready, 1)) /* the calling thread prepares the first block */
+        return NULL;
+    for (uint64_t u = 1; u < c->subs; u++) {
+        if (u >= AHEAD && !wait_for(c, &c->settled, u - AHEAD)) /* values below u - AHEAD */
+            break;
+        block_prep *p = &c->b->prep[(u / SUBS) & 1];
+        size_t nparts = __atomic_load_n(&c->s->nparts, __ATOMIC_ACQUIRE);
+        if (!prepare_sub(c->s, p, (u % SUBS) * S, nparts, AHEAD_LEAST)) {
+            __atomic_store_n(&c->failed, 1, __ATOMIC_RELEASE);
+            publish(c, &c->ready, u + 1);
+            break;
+        }
+        if (u % SUBS == 2 && (u / SUBS + 1) * SUBS < c->subs) {
+            /* the next block's buffer is free: its block before was settled (u - 2 >= 4U) */
+            uint64_t next = u / SUBS + 1;
+            if (!wait_for(c, &c->settled, next * SUBS - SUBS))
+                break;
+            publish(c, &c->ready, u + 1);
+            prepare_block(c->s, c->start + next * B, &c->b->prep[next & 1], 1);
+            continue;
+        }
+        publish(c, &c->ready, u + 1);
+    }
+    return NULL;
+}
+
+static void free_work(block_work *b)
+{
+    free(b->far);
+    free(b->near);
+    free((void *)b->src);
+    free(b->pool);
+    for (int h = 0; h < 2; h++) {
+        free(b->prep[h].far);
+        free((void *)b->prep[h].src);
+        free(b->prep[h].pool);
+    }
+    free(b);
+}
+
 int fr_blocks_ready(const fr_state *s, uint64_t n0)
 {
-    if (!fr_vectors_ready() || !fr_cover_active(s, n0))
-        return 0;
-    size_t i = s->nparts; /* the largest rare part that may be far for the block */
-    while (i > 0 && (2 * s->parts[i - 1].p + s->kmax + 1 >= n0 ||
-                     !is_rare(s, s->parts[i - 1].p, s->parts[i - 1].g)))
-        i--;
-    uint64_t largest = i ? s->parts[i - 1].p : 0;
-    return n0 >= s->base + largest + s->kmax + B;
+    return fr_vectors_ready() && fr_cover_active(s, n0);
 }
 
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
 {
-    block_work *b = (block_work *)calloc(1, sizeof *b);
+    block_work *b = (block_work *)calloc(1, sizeof *b); /* its arrays grow as they need */
     if (!b)
         return NC_NOMEM;
+    pipe_ctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.b = b;
+    c.start = s->done;
+    c.subs = (count / B) * SUBS;
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.cond, NULL);
+    pthread_t helper;
+    int helped = s->threads > 1 && c.subs > 1 &&
+                 pthread_create(&helper, NULL, helper_main, &c) == 0;
+    uint64_t least = helped ? AHEAD_LEAST : S; /* the far parts */
     int status = NC_OK;
-    while (status == NC_OK && count - *made >= B && fr_blocks_ready(s, s->done)) {
-        status = one_block(s, b, out, made);
-        if (status == NC_OK && nc_should_stop(poll))
+    for (uint64_t u = 0; u < c.subs && status == NC_OK; u++) {
+        block_prep *p = &b->prep[(u / SUBS) & 1];
+        uint64_t n0 = c.start + (u / SUBS) * B;
+        size_t j0 = (u % SUBS) * S;
+        if (u % SUBS == 0 && !fr_blocks_ready(s, n0))
+            break;
+        if (!helped || u == 0) {
+            if (u % SUBS == 0)
+                prepare_block(s, n0, p, 0);
+            if (!prepare_sub(s, p, j0, s->nparts, least))
+                break;
+            if (u == 0)
+                publish(&c, &c.ready, 1);
+        } else if (!wait_for(&c, &c.ready, u + 1) || __atomic_load_n(&c.failed, __ATOMIC_ACQUIRE)) {
+            break;
+        }
+        status = settle(s, p, j0, least, b, out, made);
+        publish(&c, &c.settled, u + 1);
+        if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
             status = NC_STOPPED;
     }
-    free(b->far);
-    free(b->near);
-    free(b);
+    if (helped) {
+        pthread_mutex_lock(&c.lock);
+        __atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&c.cond);
+        pthread_mutex_unlock(&c.lock);
+        pthread_join(helper, NULL);
+    }
+    pthread_mutex_destroy(&c.lock);
+    pthread_cond_destroy(&c.cond);
+    free_work(b);
     return status == 1 ? NC_OK : status;
 }

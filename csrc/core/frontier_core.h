@@ -48,8 +48,12 @@
 #define FR_TRY_LEN 128
 #endif
 enum { TRY_VALUES = 1024, TRY_LEN = FR_TRY_LEN, PER_VALUE = 8, TRY_FROM = FR_TRY_FROM };
-enum { LOOKAHEAD = 4 };
-#define FR_BLOCK 512 /* positions covered at once (frontier_cover.c, frontier_block.c) */ /* groups a helper may mark ahead of the finisher */
+enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
+/* FR_BLOCK: positions covered at once (frontier_cover.c, frontier_block.c); FR_LAG: the least
+ * witness of the coverage, so that a block's coverage needs no value of the block before it
+ * nor of the last 256 positions before that (a helper makes it while those are settled) */
+#define FR_BLOCK 512
+#define FR_LAG (2 * FR_BLOCK + 256)
 enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
        MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
 
@@ -58,6 +62,7 @@ typedef struct fr_cover fr_cover;
 typedef struct {
     uint64_t p;
     uint32_t g;
+    uint32_t rare; /* of rare class (else one of the first heap sizes) */
 } part;
 
 typedef struct {
@@ -133,12 +138,17 @@ int fr_accept(fr_state *s, uint16_t v);
 /* frontier_cover.c (the coverage and the blocks use AVX-512: fr_vectors_ready) */
 int fr_cover_refresh(fr_state *s);
 void fr_cover_note(fr_state *s, uint64_t n, uint16_t v);
-int fr_cover_has(const fr_state *s, uint64_t n, uint32_t v);
 /* FR_BLOCK positions n0 .. (n0 a multiple of it) may use the coverage. */
 int fr_cover_active(const fr_state *s, uint64_t n0);
 /* The coverage of the value w of common class for the block n0 (a multiple of FR_BLOCK): bit
  * j of word j / 64 (8 words) when w is reached at n0 + j; NULL when none. */
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
+/* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
+const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
+/* Marks row[v] for the values v < c of rare class (common[v] == 0) the coverage proves
+ * reached at n; only where fr_cover_active. */
+void fr_cover_mark_rare(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *common,
+                        uint8_t *row);
 void fr_cover_free(fr_cover *c);
 /* frontier_block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
 int fr_blocks_ready(const fr_state *s, uint64_t n0);

@@ -28,13 +28,16 @@
 
 /* The block, in positions; the frequent values kept; the heap sizes of the head used as
  * witnesses; pairs per value; the positions kept in the bitsets. */
+#ifndef FR_TOP
+#define FR_TOP 32
+#endif
 #ifndef FR_PAIRS_RARE
 #define FR_PAIRS_RARE 1200
 #endif
 #ifndef FR_PAIRS_COMMON
 #define FR_PAIRS_COMMON 1200
 #endif
-enum { CB = FR_BLOCK, CW = CB / 64, CT = 32, CAMAX = 1 << 16, CPAIRS = 1200, CSPAN = 1 << 18,
+enum { CB = FR_BLOCK, CW = CB / 64, CT = FR_TOP, CAMAX = 1 << 16, CPAIRS = 1200, CSPAN = 1 << 18,
        CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_COMMON = FR_PAIRS_COMMON };
 
 typedef struct {
@@ -45,8 +48,9 @@ typedef struct {
 struct fr_cover {
     uint16_t top[CT];
     int16_t *index;           /* value -> its index among the frequent values, or -1 */
-    uint64_t *rows;           /* CT rows of row_words: bit i of a row is position base + i */
-    uint64_t base;
+    uint64_t *rows;           /* CT rings of CSPAN bits: position i is bit i mod CSPAN, the
+                               * first CW + 1 words repeated after the end (reads never wrap) */
+    uint64_t base;            /* the first position the rings hold since the last build */
     size_t row_words;
     cover_pair *pairs;        /* CPAIRS per value */
     uint16_t *npairs;
@@ -54,13 +58,15 @@ struct fr_cover {
     size_t amax;              /* witnesses from the head: heap sizes below amax (<= CAMAX) */
     uint64_t from;            /* the first block that may use the coverage */
     uint64_t refresh_at;      /* the next rebuild of the frequent values */
-    uint64_t *stamp;          /* stamp[v] == block + 1 when words[v] is for it */
-    uint64_t (*words)[CW];
+    /* the words of values of rare class, for two blocks (n0 / CB even or odd: a helper may
+     * prepare the next block while the finisher settles this one) */
+    uint64_t *stamp[2];       /* stamp[.][v] == block + 1 when words[.][v] is for it */
+    uint64_t (*words[2])[CW];
     /* values of common class: witnesses among the rare parts, all values a block at a time */
     cover_pair *cpairs;
     uint16_t *ncpairs;
-    uint64_t *cstamp;         /* cstamp[w] == block + 1 when wordsc[w] is for it */
-    uint64_t (*wordsc)[CW];
+    uint64_t *cstamp[2];
+    uint64_t (*wordsc[2])[CW];
 };
 
 void fr_cover_free(fr_cover *c)
@@ -71,12 +77,14 @@ void fr_cover_free(fr_cover *c)
     free(c->rows);
     free(c->pairs);
     free(c->npairs);
-    free(c->stamp);
-    free(c->words);
     free(c->cpairs);
     free(c->ncpairs);
-    free(c->wordsc);
-    free(c->cstamp);
+    for (int h = 0; h < 2; h++) {
+        free(c->stamp[h]);
+        free(c->words[h]);
+        free(c->cstamp[h]);
+        free(c->wordsc[h]);
+    }
     free(c);
 }
 
@@ -85,19 +93,22 @@ static fr_cover *cover_new(void)
     fr_cover *c = (fr_cover *)calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->row_words = CSPAN / 64 + CW + 2;
+    c->row_words = CSPAN / 64 + CW + 1;
     c->index = (int16_t *)malloc(((size_t)1 << MAX_BITS) * sizeof(int16_t));
     c->rows = (uint64_t *)calloc(CT * c->row_words, sizeof(uint64_t));
     c->pairs = (cover_pair *)malloc((size_t)CVALUES * CPAIRS * sizeof(cover_pair));
     c->npairs = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
-    c->stamp = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
-    c->words = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->words);
     c->cpairs = (cover_pair *)malloc((size_t)CVALUES * CPAIRS * sizeof(cover_pair));
     c->ncpairs = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
-    c->wordsc = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->wordsc);
-    c->cstamp = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
-    if (!c->index || !c->rows || !c->pairs || !c->npairs || !c->stamp || !c->words ||
-        !c->cpairs || !c->ncpairs || !c->wordsc || !c->cstamp) {
+    int ok = c->index && c->rows && c->pairs && c->npairs && c->cpairs && c->ncpairs;
+    for (int h = 0; h < 2; h++) {
+        c->stamp[h] = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
+        c->words[h] = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->words[h]);
+        c->cstamp[h] = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
+        c->wordsc[h] = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->wordsc[h]);
+        ok = ok && c->stamp[h] && c->words[h] && c->cstamp[h] && c->wordsc[h];
+    }
+    if (!ok) {
         fr_cover_free(c);
         return NULL;
     }
@@ -106,36 +117,32 @@ static fr_cover *cover_new(void)
 
 /* ---- the frequent values and their bitsets ---------------------------------------------- */
 
+/* Position n's bit: the word of n in every ring is cleared when n starts it (the ring held
+ * n - CSPAN there), then v's ring gets the bit; words 0 .. CW also go to their copies. */
 static void set_bit(fr_cover *c, uint64_t n, uint16_t v)
 {
+    size_t i = (size_t)(n & (CSPAN - 1)), word = i >> 6;
+    int copy = word <= CW;
+    if ((i & 63) == 0)
+        for (size_t t = 0; t < CT; t++) {
+            c->rows[t * c->row_words + word] = 0;
+            if (copy)
+                c->rows[t * c->row_words + CSPAN / 64 + word] = 0;
+        }
     int16_t t = c->index[v];
     if (t >= 0) {
-        uint64_t i = n - c->base;
-        c->rows[(size_t)t * c->row_words + (i >> 6)] |= (uint64_t)1 << (i & 63);
+        uint64_t bit = (uint64_t)1 << (i & 63);
+        c->rows[(size_t)t * c->row_words + word] |= bit;
+        if (copy)
+            c->rows[(size_t)t * c->row_words + CSPAN / 64 + word] |= bit;
     }
-}
-
-/* Moves the bitsets' origin so that position n has room: keeps the last CSPAN / 2. */
-static void slide(fr_cover *c, uint64_t n)
-{
-    uint64_t keep_from = (n - CSPAN / 2) & ~(uint64_t)63;
-    size_t shift = (size_t)((keep_from - c->base) >> 6), keep = c->row_words - shift;
-    for (size_t t = 0; t < CT; t++) {
-        uint64_t *row = c->rows + t * c->row_words;
-        memmove(row, row + shift, keep * sizeof(uint64_t));
-        memset(row + keep, 0, shift * sizeof(uint64_t));
-    }
-    c->base = keep_from;
 }
 
 void fr_cover_note(fr_state *s, uint64_t n, uint16_t v)
 {
     fr_cover *c = s->cover;
-    if (!c || !c->nvalues || n < c->base)
-        return;
-    if (n - c->base >= (uint64_t)CSPAN)
-        slide(c, n);
-    set_bit(c, n, v);
+    if (c && c->nvalues)
+        set_bit(c, n, v);
 }
 
 /* Heap sizes by value: bucket[start[u] .. start[u + 1]) are the sizes a in [lo, amax) with
@@ -143,7 +150,7 @@ void fr_cover_note(fr_state *s, uint64_t n, uint16_t v)
 static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_t **bucket,
                     uint32_t **start)
 {
-    size_t lo = CB + s->kmax + 1;
+    size_t lo = FR_LAG + s->kmax + 1; /* partners below n0 - CB: a helper may run a block ahead */
     *bucket = (uint32_t *)malloc(amax * sizeof(uint32_t));
     *start = (uint32_t *)calloc(nv + 2, sizeof(uint32_t));
     uint32_t *fill = (uint32_t *)malloc((nv + 1) * sizeof(uint32_t));
@@ -158,7 +165,7 @@ static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_
         for (size_t i = 0; i < (rare ? s->nparts : amax); i++) {
             uint64_t a = rare ? s->parts[i].p : i;
             uint32_t u = rare ? s->parts[i].g : s->head[i];
-            if (a < lo || a >= amax || u >= nv || (rare && !is_rare(s, a, u)))
+            if (a < lo || a >= amax || u >= nv || (rare && !s->parts[i].rare))
                 continue;
             if (!pass)
                 st[u + 1]++;
@@ -238,6 +245,7 @@ static int cover_build(fr_state *s, fr_cover *c)
         }
         memset(c->rows, 0, CT * c->row_words * sizeof(uint64_t));
         c->base = s->done > CSPAN / 2 ? (s->done - CSPAN / 2) & ~(uint64_t)63 : 0;
+        /* (set_bit clears a word at its first position: base is a multiple of 64) */
     }
     for (uint64_t i = c->base; ok && i < s->done; i += SCRATCH) {
         size_t m = s->done - i < SCRATCH ? (size_t)(s->done - i) : SCRATCH;
@@ -255,8 +263,10 @@ static int cover_build(fr_state *s, fr_cover *c)
         free(start);
         bucket = start = NULL;
     }
-    memset(c->stamp, 0, CVALUES * sizeof(uint64_t));
-    memset(c->cstamp, 0, CVALUES * sizeof(uint64_t));
+    for (int h = 0; h < 2; h++) {
+        memset(c->stamp[h], 0, CVALUES * sizeof(uint64_t));
+        memset(c->cstamp[h], 0, CVALUES * sizeof(uint64_t));
+    }
     c->nvalues = ok ? nv : 0;
     free(freq);
     return ok ? 0 : -1;
@@ -296,7 +306,7 @@ cover_value_avx512(const fr_state *s, const fr_cover *c, uint64_t n0, const cove
     __m512i sum = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1);
     for (size_t i = 0; i < len; i++) {
         for (size_t k = 0; k < s->nsplit; k++) {
-            uint64_t at = n0 - s->split[k] - list[i].a - c->base;
+            uint64_t at = (n0 - s->split[k] - list[i].a) & (CSPAN - 1);
             const uint64_t *w = c->rows + list[i].t * c->row_words + (at >> 6);
             __m512i lo = _mm512_loadu_si512((const void *)w);
             __m512i hi = _mm512_loadu_si512((const void *)(w + 1));
@@ -339,33 +349,55 @@ static void cover_value(const fr_state *s, const fr_cover *c, uint64_t n0,
 /* Whether the block n0 may use the coverage: its partners n0 - k - a lie in the bitsets. */
 static int usable(const fr_state *s, const fr_cover *c, uint64_t n0)
 {
-    return c && c->nvalues && n0 >= c->from && n0 >= c->base + c->amax + s->kmax + CB;
+    return c && c->nvalues && n0 >= c->from && n0 >= c->base + c->amax + s->kmax;
 }
 
-int fr_cover_has(const fr_state *s, uint64_t n, uint32_t v)
+const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)
 {
     fr_cover *c = s->cover;
-    uint64_t n0 = n & ~(uint64_t)(CB - 1);
-    if (!usable(s, c, n0) || v >= c->nvalues)
-        return 0;
-    if (c->stamp[v] != n0 + 1) {
-        cover_value(s, c, n0, c->pairs + v * CPAIRS, c->npairs[v], c->words[v]);
-        c->stamp[v] = n0 + 1;
+    int h = (int)((n0 / CB) & 1);
+    if (v >= c->nvalues)
+        return NULL;
+    if (c->stamp[h][v] != n0 + 1) {
+        cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS, c->npairs[v], c->words[h][v]);
+        c->stamp[h][v] = n0 + 1;
     }
-    size_t j = (size_t)(n - n0);
-    return (int)((c->words[v][j >> 6] >> (j & 63)) & 1);
+    return c->words[h][v];
+}
+
+void fr_cover_mark_rare(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *common,
+                        uint8_t *row)
+{
+    fr_cover *cv = s->cover;
+    uint64_t n0 = n & ~(uint64_t)(CB - 1);
+    int h = (int)((n0 / CB) & 1);
+    size_t j = (size_t)(n - n0), word = j >> 6;
+    uint64_t bit = (uint64_t)1 << (j & 63), stamp = n0 + 1;
+    if (c > cv->nvalues)
+        c = (uint32_t)cv->nvalues;
+    for (uint32_t v = 0; v < c; v++) {
+        if (row[v] || common[v])
+            continue;
+        if (cv->stamp[h][v] != stamp) {
+            cover_value(s, cv, n0, cv->pairs + (size_t)v * CPAIRS, cv->npairs[v], cv->words[h][v]);
+            cv->stamp[h][v] = stamp;
+        }
+        if (cv->words[h][v][word] & bit)
+            row[v] = 1;
+    }
 }
 
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
 {
     fr_cover *c = s->cover;
-    if (!usable(s, c, n0) || w >= c->nvalues)
+    int h = (int)((n0 / CB) & 1);
+    if (w >= c->nvalues)
         return NULL;
-    if (c->cstamp[w] != n0 + 1) {
-        cover_value(s, c, n0, c->cpairs + (size_t)w * CPAIRS, c->ncpairs[w], c->wordsc[w]);
-        c->cstamp[w] = n0 + 1;
+    if (c->cstamp[h][w] != n0 + 1) {
+        cover_value(s, c, n0, c->cpairs + (size_t)w * CPAIRS, c->ncpairs[w], c->wordsc[h][w]);
+        c->cstamp[h][w] = n0 + 1;
     }
-    return c->wordsc[w];
+    return c->wordsc[h][w];
 }
 
 int fr_cover_active(const fr_state *s, uint64_t n0)

@@ -163,15 +163,12 @@ int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uin
                     finisher_scratch *fs, uint32_t *value)
 {
     const uint8_t *common = s->common[(n - s->kmin) & 1];
+    if (fr_cover_active(s, n & ~(uint64_t)(FR_BLOCK - 1))) /* witnesses (frontier_cover.c) */
+        fr_cover_mark_rare(s, n, c, common, row);
     size_t npending = 0;
-    for (uint32_t v = 0; v < c; v++) {
-        if (row[v] || common[v]) /* common values below c: reached (the caller's word) */
-            continue;
-        if (fr_cover_has(s, n, v))
-            row[v] = 1;
-        else
+    for (uint32_t v = 0; v < c; v++)
+        if (!row[v] && !common[v]) /* common values below c: reached (the caller's word) */
             fs->pending[npending++] = v;
-    }
     if (!npending) {
         *value = c;
         return 0;

@@ -205,8 +205,12 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
     if (fr_blocks_ready(s, s->done - into_block + (into_block ? FR_BLOCK : 0))) {
         if (into_block) /* position by position up to the next block */
             count = count < FR_BLOCK - into_block ? count : FR_BLOCK - into_block;
-        else if (count >= FR_BLOCK)
-            return fr_step_blocks(s, count, out, made, poll);
+        else if (count >= FR_BLOCK) {
+            int status = fr_step_blocks(s, count, out, made, poll);
+            if (status != NC_OK || *made)
+                return status;
+            count = FR_BLOCK; /* the blocks declined this one: position by position */
+        }
     }
     finisher_scratch *fs = (finisher_scratch *)malloc(sizeof *fs);
     if (!fs)

@@ -230,13 +230,16 @@ class _Run:
         if top > self.largest or start == 0:
             self.largest, self.largest_at = top, start + int(np.argmax(values))
         self.p_positions += int(np.count_nonzero(values == 0))
-        e = 2 * values.astype(np.int64) + ((np.arange(start, start + len(values))) & 1)
-        if start == 0:
-            e = e[1:]
         size = 2 << max(1, int(values.max(initial=0)).bit_length())
         if size > len(self.counts):
             self.counts = np.pad(self.counts, (0, size - len(self.counts)))
-        self.counts += np.bincount(e, minlength=len(self.counts))
+        # counts[2 g + (i mod 2)], heap 0 left out: the even and the odd positions apart
+        # (no temporary wider than the values themselves)
+        skip = 1 if start == 0 else 0
+        for parity in (0, 1):
+            first = skip + ((parity - start - skip) & 1)
+            self.counts[parity::2] += np.bincount(values[first::2],
+                                                  minlength=len(self.counts) // 2)
 
     def _append(self, values: np.ndarray) -> None:
         if self.width == 1 and len(values) and int(values.max()) > 255:
