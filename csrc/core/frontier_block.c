@@ -58,7 +58,10 @@ typedef struct {
     size_t nfar, nnear;
     const uint16_t **src; /* the near parts' partners: src[k * nnear + i] (NULL: one by one) */
     uint16_t *pool;
-    size_t far_cap, near_cap, src_cap, pool_cap;
+    part *mid;          /* near parts from S on, not late: checked at once like the far ones */
+    const uint16_t **msrc;
+    size_t nmid;
+    size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap;
     size_t parts_seen;  /* s->nparts when they were split: later ones are near */
     uint8_t row[(size_t)1 << MAX_BITS];
     finisher_scratch fs;
@@ -158,10 +161,11 @@ static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
 /* ---- 2. the candidates against every far part -------------------------------------------- */
 
 #ifdef BLOCK_AVX512
-/* hit[c][j0 + j] for the S positions m0 = n0 + j0 ..: 32 positions at a time, the
- * candidates in registers. */
+/* hit[c][j0 + j] for the S positions m0 = n0 + j0 .. (or'ed into them: more): 32 positions at
+ * a time, the candidates in registers; sources[k * nfar + i]: part i's partners. */
 __attribute__((target("avx512f,avx512bw"))) static void
-hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar, block_prep *p)
+hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar,
+            const uint16_t *const *sources, block_prep *p, int more)
 {
     for (size_t j = j0; j < j0 + S; j += 32) {
         __m512i cand[K];
@@ -171,7 +175,7 @@ hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar, block_pr
             h[c] = 0;
         }
         for (size_t k = 0; k < s->nsplit; k++) {
-            const uint16_t *const *src = p->src + k * nfar;
+            const uint16_t *const *src = sources + k * nfar;
             for (size_t i = 0; i < nfar; i++) {
                 __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(src[i] + (j - j0))),
                                              _mm512_set1_epi16((short)far[i].g));
@@ -181,7 +185,7 @@ hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar, block_pr
         }
         for (int c = 0; c < K; c++)
             for (size_t t = 0; t < 32; t++)
-                p->hit[c][j + t] = (uint8_t)((h[c] >> t) & 1);
+                p->hit[c][j + t] = (uint8_t)(((h[c] >> t) & 1) | (more ? p->hit[c][j + t] : 0));
     }
 }
 #endif
@@ -232,7 +236,7 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
             pooled += at < s->base;
         }
 #ifdef BLOCK_AVX512
-    hits_avx512(s, j0, p->far, nfar, p);
+    hits_avx512(s, j0, p->far, nfar, p->src, p, 0);
     return 1;
 #else
     return 0; /* never: fr_blocks_ready says no without the vectors */
@@ -313,16 +317,24 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
     return 0;
 }
 
-/* Marks every far part's split at n: past the K candidates the walk goes on with exact marks. */
+/* Marks every far (and mid) part's split at n: past the K candidates the walk goes on with
+ * exact marks. */
 static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t *row)
 {
-    for (size_t k = 0; k < s->nsplit; k++)
+    for (size_t k = 0; k < s->nsplit; k++) {
         for (size_t i = 0; i < b->nfar; i++) {
             uint32_t v;
             if (value_of(s, n - s->split[k] - b->far[i].p, &v) < 0)
                 return -1;
             row[b->far[i].g ^ v] = 1;
         }
+        for (size_t i = 0; i < b->nmid; i++) {
+            uint32_t v;
+            if (value_of(s, n - s->split[k] - b->mid[i].p, &v) < 0)
+                return -1;
+            row[b->mid[i].g ^ v] = 1;
+        }
+    }
     return 0;
 }
 
@@ -359,9 +371,62 @@ static int candidate(const fr_state *s, const block_prep *p, size_t j, block_wor
     return 0;
 }
 
+/* With a helper the near parts reach up to 3S: those from S on whose partners all lie before
+ * the sub-block (not late) get their candidates checked at once, like the far parts, and
+ * leave the near list. */
+static int mid_parts(const fr_state *s, uint64_t m0, block_prep *p, size_t j0, block_work *b)
+{
+    if (room(&b->mid, &b->mid_cap, b->nnear + 1, sizeof(part)) < 0 ||
+        room(&b->msrc, &b->msrc_cap, b->nnear * s->nsplit + 1, sizeof(uint16_t *)) < 0)
+        return -1;
+    size_t kept = 0, nmid = 0;
+    for (size_t i = 0; i < b->nnear; i++) {
+        const part *pt = &b->near[i];
+        int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
+        for (size_t k = 0; mid && k < s->nsplit; k++)
+            mid = b->src[k * b->nnear + i] != NULL;
+        if (mid)
+            nmid++;
+    }
+    b->nmid = 0;
+    if (!nmid)
+        return 0;
+    for (size_t i = 0; i < b->nnear; i++) { /* the mid parts' sources, k-major */
+        const part *pt = &b->near[i];
+        int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
+        for (size_t k = 0; mid && k < s->nsplit; k++)
+            mid = b->src[k * b->nnear + i] != NULL;
+        if (!mid)
+            continue;
+        for (size_t k = 0; k < s->nsplit; k++)
+            b->msrc[k * nmid + b->nmid] = b->src[k * b->nnear + i];
+        b->mid[b->nmid++] = *pt;
+    }
+    for (size_t i = 0; i < b->nnear; i++) { /* the others stay near, with their sources */
+        const part *pt = &b->near[i];
+        int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
+        for (size_t k = 0; mid && k < s->nsplit; k++)
+            mid = b->src[k * b->nnear + i] != NULL;
+        if (mid)
+            continue;
+        for (size_t k = 0; k < s->nsplit; k++)
+            b->src[k * b->nnear + kept] = b->src[k * b->nnear + i];
+        b->near[kept++] = *pt;
+    }
+    /* the sources of the kept parts, k-major with the new count */
+    for (size_t k = 1; k < s->nsplit; k++)
+        for (size_t i = 0; i < kept; i++)
+            b->src[k * kept + i] = b->src[k * b->nnear + i];
+    b->nnear = kept;
+#ifdef BLOCK_AVX512
+    hits_avx512(s, j0, b->mid, b->nmid, b->msrc, p, 1);
+#endif
+    return 0;
+}
+
 /* Settles the sub-block j0 of the prepared block: NC_OK, 1 when a value outgrew the tables
  * (out[0..*made) valid), or an error. */
-static int settle(fr_state *s, const block_prep *p, size_t j0, uint64_t least, block_work *b,
+static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
                   uint16_t *out, size_t *made)
 {
     unsigned bits = s->bits;
@@ -372,7 +437,7 @@ static int settle(fr_state *s, const block_prep *p, size_t j0, uint64_t least, b
         room(&b->near, &b->near_cap, s->nparts + 1, sizeof(part)) < 0)
         return NC_NOMEM;
     b->nfar = split_parts(s, s->nparts, m0, least, b->far, b->near, &b->nnear);
-    if (near_sources(s, m0, b) < 0)
+    if (near_sources(s, m0, b) < 0 || mid_parts(s, m0, p, j0, b) < 0)
         return NC_BADARG;
     for (size_t j = j0; j < j0 + S; j++) {
         uint64_t n = p->n0 + j;
@@ -437,7 +502,10 @@ static int wait_for(pipe_ctx *c, volatile uint64_t *what, uint64_t value)
 /* The helper prepares sub-block u while the calling thread settles u - 2 or u - 1 (far parts
  * from AHEAD_LEAST on), and after sub-block 2 of each block the next block's candidates and
  * rare coverage (FR_LAG: from values 256 before the block before). */
-enum { AHEAD = 2, AHEAD_LEAST = (AHEAD + 1) * S };
+#ifndef FR_AHEAD
+#define FR_AHEAD 2
+#endif
+enum { AHEAD = FR_AHEAD, AHEAD_LEAST = (AHEAD + 1) * S };
 
 static void *helper_main(void *arg)
 {
@@ -474,6 +542,8 @@ static void free_work(block_work *b)
     free(b->near);
     free((void *)b->src);
     free(b->pool);
+    free(b->mid);
+    free((void *)b->msrc);
     for (int h = 0; h < 2; h++) {
         free(b->prep[h].far);
         free((void *)b->prep[h].src);

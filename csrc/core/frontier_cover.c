@@ -150,7 +150,9 @@ void fr_cover_note(fr_state *s, uint64_t n, uint16_t v)
 static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_t **bucket,
                     uint32_t **start)
 {
-    size_t lo = FR_LAG + s->kmax + 1; /* partners below n0 - CB: a helper may run a block ahead */
+    /* witnesses from lo: partners below the block (alone), or below the block before it less
+     * 256 positions (a helper prepares a block while the one before is settled) */
+    size_t lo = (s->threads > 1 ? FR_LAG : CB) + s->kmax + 1;
     *bucket = (uint32_t *)malloc(amax * sizeof(uint32_t));
     *start = (uint32_t *)calloc(nv + 2, sizeof(uint32_t));
     uint32_t *fill = (uint32_t *)malloc((nv + 1) * sizeof(uint32_t));
