@@ -321,6 +321,18 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
  * exact marks. */
 static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t *row)
 {
+    uint64_t largest = b->nfar ? b->far[b->nfar - 1].p : 0;
+    if (b->nfar && n >= s->base + s->kmax + largest) { /* every partner in the window */
+        for (size_t k = 0; k < s->nsplit; k++) {
+            const uint16_t *q = s->buf + (n - s->split[k] - s->base);
+            for (size_t i = 0; i < b->nfar; i++)
+                row[b->far[i].g ^ q[-(ptrdiff_t)b->far[i].p]] = 1;
+        }
+        for (size_t i = 0; i < b->nmid; i++) /* (mid parts: partners in the window) */
+            for (size_t k = 0; k < s->nsplit; k++)
+                row[b->mid[i].g ^ s->buf[n - s->split[k] - b->mid[i].p - s->base]] = 1;
+        return 0;
+    }
     for (size_t k = 0; k < s->nsplit; k++) {
         for (size_t i = 0; i < b->nfar; i++) {
             uint32_t v;

@@ -29,7 +29,7 @@
 /* The block, in positions; the frequent values kept; the heap sizes of the head used as
  * witnesses; pairs per value; the positions kept in the bitsets. */
 #ifndef FR_TOP
-#define FR_TOP 32
+#define FR_TOP 64
 #endif
 #ifndef FR_PAIRS_RARE
 #define FR_PAIRS_RARE 1200
@@ -47,6 +47,7 @@ typedef struct {
 
 struct fr_cover {
     uint16_t top[CT];
+    size_t ntop;              /* the frequent values kept (<= CT) */
     int16_t *index;           /* value -> its index among the frequent values, or -1 */
     uint64_t *rows;           /* CT rings of CSPAN bits: position i is bit i mod CSPAN, the
                                * first CW + 1 words repeated after the end (reads never wrap) */
@@ -124,7 +125,7 @@ static void set_bit(fr_cover *c, uint64_t n, uint16_t v)
     size_t i = (size_t)(n & (CSPAN - 1)), word = i >> 6;
     int copy = word <= CW;
     if ((i & 63) == 0)
-        for (size_t t = 0; t < CT; t++) {
+        for (size_t t = 0; t < c->ntop; t++) {
             c->rows[t * c->row_words + word] = 0;
             if (copy)
                 c->rows[t * c->row_words + CSPAN / 64 + word] = 0;
@@ -239,6 +240,17 @@ static int cover_build(fr_state *s, fr_cover *c)
             order[j] = order[j - 1];
         order[j] = v;
     }
+    /* the frequent values kept: those making 3/4 of the last amax values, 32 to CT of them
+     * (a game whose values spread wider gets more bitsets, each pair covering less) */
+    uint64_t mass = 0;
+    for (size_t t = 0; t < have; t++) {
+        if (t >= 32 && 4 * mass >= 3 * (uint64_t)c->amax) {
+            have = t;
+            break;
+        }
+        mass += freq[order[t]];
+    }
+    c->ntop = have;
     if (ok) {
         memset(c->index, 0xff, ((size_t)1 << MAX_BITS) * sizeof(int16_t));
         for (size_t t = 0; t < have; t++) {
