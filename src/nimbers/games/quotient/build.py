@@ -8,29 +8,26 @@ x == y  <=>  o-(x + z) = o-(y + z) for every z in A_n, with its P-portion (the c
 misère P-positions).  It is a bipartite monoid (Q, P) with a map, the pretending function,
 from heaps to Q.
 
-How it is found here (the method of A. Siegel's MisereSolver, in our own formulation):
+How Q_n is found from the proved Q_{n-1} (the method of A. Siegel's MisereSolver, in our
+own formulation):
 
-* Q_{n-1} is known and proved.  Heap n's options are sums of smaller heaps, so their
-  elements T in Q_{n-1} are known.  The first guess for heap n is the mex interpolation: an
-  element x of Q_{n-1} that behaves against every z as a game with options T would have to
-  (xz in P only when no tz is in P, and x alone in P exactly when no t is).
-* A candidate (Q, P, phi) is tested on every position at once by a finite automaton.  The
-  state of a position X is (Phi(X), W(X)) with W(X) = {z in Q : some option X' of X has
-  Phi(X') z in P}; adding a heap h to X gives
-  W(X + h) = {z : Phi(X) t z in P for some t in T_h}  |  {z : phi(h) z in W(X)},
-  so the states reachable from the empty position are found by a breadth-first search.
-  The candidate is *proved* exactly when every reachable state has Phi(X) in P <=> (X has
-  a move and 1 is not in W(X)): then, by induction over the positions, Phi(X) in P says the outcome of every X in
-  A_n (a P-position is one whose options are all N-positions), and the quotient is the
-  candidate reduced by indistinguishability (the minimisation below).
-* When a state disagrees, the candidate is recalibrated: the automaton, with each state's
-  outcome computed from its options (1 not in W), is minimised (Moore's partition
-  refinement), and its classes, which form a commutative monoid because adding heaps
-  commutes, are the next candidate.  Each round is right on every position one move deeper
-  than the last, and a proved candidate is a fixed point; classes of Q_{n-1} that heap n
-  tells apart split on the way.
+1. **The mex interpolation.**  Heap n's options are sums of smaller heaps, so their elements
+   T in Q_{n-1} are known.  Heap n may pretend to be an element x of Q_{n-1} that behaves
+   against every z as a game with options T would (xz in P only when no tz is in P, and x
+   alone in P exactly when no t is); each such x is tried, and the first that passes the
+   checks of :mod:`.verify` makes Q_n = Q_{n-1}.
+2. **A new generator.**  Otherwise heap n becomes a new element xi beside Q_{n-1}, in
+   Q_{n-1} x <xi | xi^4 = xi^2>, whose P-portion is read off its lex-least positions
+   (:func:`.verify.mark_p`) and which is reduced (indistinguishable elements merged).
+3. **Recalibration.**  While the checks find a wrong position (the lex-least one), the heaps
+   in it are freed, one, then two, ...: each becomes a cyclic generator of its own (index at
+   least its exponent in the wrong position), beside what the other heaps generate; P is
+   read off again and the candidate reduced, until one says the wrong position right.
+   Classes of Q_{n-1} that heap n tells apart split this way.
 
-The search gives up (and says so) when a candidate outgrows max_order, when the automaton
+Every answer passes both checks of :mod:`.verify`, which together prove that the candidate
+says the misère outcome of every position of heaps up to n; reduced, it is the quotient.
+The search gives up (and says so) when a candidate outgrows max_order, when a check
 outgrows its state cap, or at the time limit; what was proved by then is kept.
 """
 
@@ -38,14 +35,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Callable, Sequence
 
 import numpy as np
 
+from .verify import GiveUp, Word, lex_least, mark_p, n_failure, p_failure
+
 __all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "prove"]
 
-#: the most automaton states one round explores before the search gives up
-MAX_STATES = 400_000
+#: recalibrations per heap before the search gives up
+MAX_RECALIBRATIONS = 500
 
 
 @dataclass
@@ -61,6 +61,14 @@ class Candidate:
     def order(self) -> int:
         return int(self.mul.shape[0])
 
+    def element(self, word: Word, gens: Sequence[int]) -> int:
+        """The element of a position given as exponents of gens."""
+        e = 0
+        for h, k in zip(gens, word):
+            for _ in range(k):
+                e = int(self.mul[e, self.phi[h]])
+        return e
+
 
 def identity_candidate() -> Candidate:
     """Q_0: positions with no heap at all; the empty position is a misère N-position (the
@@ -69,33 +77,14 @@ def identity_candidate() -> Candidate:
 
 
 @dataclass
-class Round:
-    """One round over a candidate: proved, or the minimised automaton (the next
-    candidate); states: how many automaton states were explored."""
+class Growth:
+    """How heap n entered: "old" (it pretends to be an element already there, by the mex
+    interpolation) or "new" (a new generator, with recalibrations: classes may split);
+    rounds: checks run; states: the states of the last N-check."""
 
-    proved: bool
-    next: Candidate
+    how: str
+    rounds: int
     states: int
-    #: each state's element, and its outcome (True: P) computed from its options
-    elements: np.ndarray | None = None
-    outcome: np.ndarray | None = None
-    #: each state's parent state and the heap added to it (a word reaching the state)
-    parent: list[tuple[int, int]] | None = None
-    #: the fewest tokens of a position seen reaching each state
-    tokens: np.ndarray | None = None
-
-    def word(self, state: int) -> list[int]:
-        """The heaps of a position reaching state."""
-        assert self.parent is not None
-        out = []
-        while state > 0:
-            state, h = self.parent[state]
-            out.append(h)
-        return out
-
-
-class GiveUp(Exception):
-    """The search stopped at a bound; the message says which."""
 
 
 def option_elements(cand: Candidate, options: Sequence[Sequence[int]]) -> np.ndarray:
@@ -120,84 +109,185 @@ def mex_guesses(cand: Candidate, t: np.ndarray) -> list[int]:
     return [int(x) for x in np.flatnonzero(good)]
 
 
-def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndarray],
-                deadline: float | None, max_order: int,
-                interrupt: Callable[[], None] | None = None, minimise: bool = True,
-                refine: bool = False) -> Round:
-    """Explore the automaton of cand over heaps (generators), options[i] the option
-    elements of heaps[i]; prove cand or return the next candidate.
+class _Search:
+    """One heap's search: the heaps with a move (largest first), their options as tuples of
+    smaller heaps, the bounds, and the counts of the work done."""
+
+    def __init__(self, n: int, options: dict[int, list[tuple[int, ...]]],
+                 deadline: float | None, max_order: int,
+                 interrupt: Callable[[], None] | None) -> None:
+        self.gens = [h for h in range(n, 0, -1) if options[h]]
+        self.options = options
+        self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
+        self.rounds = 0
+        self.states = 0
+
+    def opts(self, cand: Candidate) -> dict[int, np.ndarray]:
+        return {h: option_elements(cand, self.options[h]) for h in self.gens}
+
+    def failure(self, cand: Candidate, p_check: bool = True) -> Word | None:
+        """The lex-least wrong position the checks find (the N-check's is the one with the
+        fewest heaps), or None when cand is proved."""
+        self.rounds += 1
+        opts = self.opts(cand)
+        bad_p = None
+        if p_check:
+            words = lex_least(cand.mul, cand.phi, self.gens)
+            bad_p = p_failure(cand.mul, cand.p, cand.phi, self.gens, opts, words)
+        bad_n, self.states = n_failure(cand.mul, cand.p, cand.phi, self.gens, opts,
+                                       self.deadline, self.interrupt)
+        if bad_p is None or (bad_n is not None and bad_n < bad_p):
+            return bad_n
+        return bad_p
+
+    def calibrated(self, mul: np.ndarray, phi: list[int]) -> Candidate:
+        """P read off (mul, phi) by the lex-least positions, then reduced."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise GiveUp("time limit reached")
+        p = mark_p(mul, phi, self.gens, self.opts(Candidate(mul, np.zeros(0, bool), phi)))
+        return reduce_candidate(Candidate(mul, p, phi), self.gens)
+
+    def recalibrate(self, cand: Candidate, bad: Word) -> Candidate:
+        """A candidate that says the wrong position bad right: the heaps in it freed, the
+        fewest first (MisereSolver's recalibration)."""
+        should_p = not cand.p[cand.element(bad, self.gens)]
+        involved = [h for h, k in zip(self.gens, bad) if k]
+        exps = dict(zip(self.gens, bad))
+        for size in range(1, len(involved) + 1):
+            for free in combinations(involved, size):
+                cycles = []
+                for h in free:
+                    index = max(_index(cand.mul, cand.phi[h]), exps[h] - 1)
+                    cycles.append((index, max(2, 2 * int((index - 4) / 2))))
+                mul, phi = _freed(cand, self.gens, free, cycles)
+                if mul.shape[0] > 64 * self.max_order:
+                    continue
+                trial = self.calibrated(mul, phi)
+                if trial.order > self.max_order:
+                    continue
+                if trial.p[trial.element(bad, self.gens)] == should_p:
+                    return trial
+        raise GiveUp(f"no recalibration says the position {_heaps(bad, self.gens)} right "
+                     f"within max_order={self.max_order}")
+
+
+def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
+             deadline: float | None, max_order: int,
+             interrupt: Callable[[], None] | None = None) -> tuple[Candidate, Growth]:
+    """Q_n from the proved Q_{n-1} (q, with q.phi for heaps 0 .. n-1) and the options of
+    every heap up to n (options[h]: tuples of smaller heaps).
 
     Raises
     ------
     GiveUp
-        the state cap, the time limit or max_order reached.
+        a bound was reached before a candidate was proved.
     """
-    m = cand.order
-    pmat = cand.p[cand.mul]
-    phis = [cand.phi[h] for h in heaps]
-    # gain[i][x]: the z for which a move in the new heap i from a position of element x wins
-    gain = [pmat[cand.mul[:, opts]].any(axis=1) if len(opts) else np.zeros((m, m), dtype=bool)
-            for opts in options]
-    shift = [cand.mul[ph] for ph in phis]   # W -> {z : phi z in W} is W[shift]
-    xs: list[int] = [0]
-    ws: list[np.ndarray] = [np.zeros(m, dtype=bool)]
-    index: dict[bytes, int] = {b"start": 0}
-    trans: list[list[int]] = [[] for _ in heaps]
-    parent: list[tuple[int, int]] = [(-1, 0)]     # how each state was first reached
-    tokens: list[int] = [0]                       # the fewest tokens seen reaching it
-    proved = True
-    head = 0
-    while head < len(xs):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GiveUp("time limit reached")
-        if interrupt is not None:
-            interrupt()
-        stop = len(xs)
-        fx = np.array(xs[head:stop], dtype=np.int64)
-        fw = np.array(ws[head:stop])
-        for i, ph in enumerate(phis):
-            nx = cand.mul[fx, ph]
-            nw = gain[i][fx] | fw[:, shift[i]]
-            for j, (x, w) in enumerate(zip(nx.tolist(), nw)):
-                k = _key(x, w)
-                s = index.get(k)
-                t = tokens[head + j] + heaps[i]
-                if s is None:
-                    s = len(xs)
-                    index[k] = s
-                    xs.append(x)
-                    ws.append(w)
-                    parent.append((head + j, heaps[i]))
-                    tokens.append(t)
-                elif t < tokens[s]:
-                    tokens[s] = t
-                trans[i].append(s)
-        head = stop
-        if len(xs) > MAX_STATES:
-            raise GiveUp(f"more than {MAX_STATES:,} automaton states")
-    # a position with no move is a misère N-position: only the start state has none
-    outcome_p = ~np.array([w[0] for w in ws])
-    outcome_p[0] = False
-    predicted = cand.p[np.array(xs)]
-    proved = bool(np.array_equal(outcome_p, predicted))
-    if not minimise:
-        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p, parent,
-                     np.array(tokens, dtype=np.int64))
-    delta = np.array(trans, dtype=np.int64).reshape(len(heaps), len(xs))
-    key = np.array(xs, dtype=np.int64) * 2 + outcome_p if refine else outcome_p
-    nxt = _minimise(delta, key, outcome_p, heaps, len(cand.phi), max_order)
-    return Round(proved, nxt, len(xs), np.array(xs, dtype=np.int64), outcome_p)
+    if not options[n]:      # a heap with no move changes no outcome: the identity
+        return Candidate(q.mul, q.p, q.phi + [0]), Growth("old", 0, 0)
+    search = _Search(n, options, deadline, max_order, interrupt)
+    # 1. the mex interpolation: heap n pretends to be an element of Q_{n-1}; the guesses
+    #    pass the P-check by construction (Q_{n-1} passed it for the other heaps)
+    for guess in mex_guesses(q, option_elements(q, options[n])):
+        cand = Candidate(q.mul, q.p, q.phi + [guess])
+        if search.failure(cand, p_check=False) is None:
+            return reduce_candidate(cand, search.gens), Growth("old", search.rounds,
+                                                               search.states)
+    # 2. a new generator xi beside Q_{n-1}, xi^4 = xi^2; 3. recalibrated while wrong
+    mul, phi = _product(q.mul, [(2, 2)]), q.phi + [q.order]
+    cand = search.calibrated(mul, phi)
+    for _ in range(MAX_RECALIBRATIONS):
+        if cand.order > max_order:
+            raise GiveUp(f"a candidate of order {cand.order} exceeds max_order={max_order}")
+        bad = search.failure(cand)
+        if bad is None:
+            return cand, Growth("new", search.rounds, search.states)
+        cand = search.recalibrate(cand, bad)
+    raise GiveUp(f"no candidate proved after {MAX_RECALIBRATIONS} recalibrations")
 
 
-def _key(x: int, w: np.ndarray) -> bytes:
-    return x.to_bytes(4, "little") + np.packbits(w).tobytes()
+def _heaps(word: Word, gens: Sequence[int]) -> str:
+    return "+".join(str(h) for h, k in zip(gens, word) for _ in range(k)) or "0"
 
 
-def _minimise(delta: np.ndarray, key: np.ndarray, out: np.ndarray, heaps: Sequence[int],
-              n_heaps: int, max_order: int) -> Candidate:
-    """Moore's partition refinement of the automaton (start state 0), then its classes as
-    a commutative monoid."""
-    _, cls = np.unique(key, return_inverse=True)
+def _index(mul: np.ndarray, x: int) -> int:
+    """The index of x: the least i with x^i = x^j for some j > i."""
+    seen = [0]
+    e = 0
+    while True:
+        e = int(mul[e, x])
+        if e in seen:
+            return seen.index(e)
+        seen.append(e)
+
+
+def _cyclic(index: int, period: int) -> np.ndarray:
+    """The cyclic monoid <xi | xi^(index + period) = xi^index>."""
+    size = index + period
+    s = np.add.outer(np.arange(size), np.arange(size))
+    return np.where(s < size, s, index + (s - index) % period)
+
+
+def _product(mul: np.ndarray, cycles: Sequence[tuple[int, int]]) -> np.ndarray:
+    """mul times a cyclic monoid for each (index, period); element a + m * k is a times the
+    k-th power of the first cycle's generator (and so on for the next)."""
+    for index, period in cycles:
+        m = mul.shape[0]
+        c = _cyclic(index, period)
+        k = c.shape[0]
+        mul = (c[:, None, :, None] * m + mul[None, :, None, :]).reshape(m * k, m * k)
+    return mul.astype(np.int32)
+
+
+def _freed(cand: Candidate, gens: Sequence[int], free: Sequence[int],
+           cycles: Sequence[tuple[int, int]]) -> tuple[np.ndarray, list[int]]:
+    """What the heaps outside free generate in cand, times a cycle for each freed heap;
+    the pretending function on it."""
+    keep = [h for h in gens if h not in free]
+    sub = [0]
+    index = {0: 0}
+    for x in sub:
+        for h in keep:
+            y = int(cand.mul[x, cand.phi[h]])
+            if y not in index:
+                index[y] = len(sub)
+                sub.append(y)
+    elems = np.array(sub, dtype=np.int64)
+    lookup = np.full(cand.order, -1, dtype=np.int64)
+    lookup[elems] = np.arange(len(sub))
+    mul = _product(lookup[cand.mul[np.ix_(elems, elems)]], cycles)
+    phi = [0] * len(cand.phi)
+    for h in keep:
+        phi[h] = index[cand.phi[h]]
+    stride = len(sub)
+    for h, (i, per) in zip(free, cycles):
+        phi[h] = stride
+        stride *= i + per
+    return mul, phi
+
+
+def reduce_candidate(cand: Candidate, gens: Sequence[int]) -> Candidate:
+    """The candidate's elements reached from the heaps, modulo indistinguishability
+    (x ~ y when xz in P <=> yz in P for every z): for a proved candidate, the misère
+    quotient."""
+    reach = [0]
+    index = {0: 0}
+    for x in reach:
+        for h in gens:
+            y = int(cand.mul[x, cand.phi[h]])
+            if y not in index:
+                index[y] = len(reach)
+                reach.append(y)
+    delta = np.array([[index[int(cand.mul[x, cand.phi[h]])] for x in reach] for h in gens],
+                     dtype=np.int64).reshape(len(gens), len(reach))
+    out = cand.p[np.array(reach)]
+    return _minimise(delta, out, gens, len(cand.phi))
+
+
+def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps: int
+              ) -> Candidate:
+    """Moore's partition refinement of the automaton (start state 0, transitions delta[i]
+    for heaps[i], output out), then its classes as a commutative monoid."""
+    _, cls = np.unique(out, return_inverse=True)
     cls = cls.reshape(-1)
     count = len(np.unique(cls))
     while True:
@@ -216,8 +306,6 @@ def _minimise(delta: np.ndarray, key: np.ndarray, out: np.ndarray, heaps: Sequen
             order[c] = nxt
             nxt += 1
     cls = order[cls]
-    if count > max_order:
-        raise GiveUp(f"a candidate of order {count} exceeds max_order={max_order}")
     # the class automaton; a word (heaps) reaching each class, by breadth-first search
     d = np.zeros((len(heaps), count), dtype=np.int64)
     d[:, cls] = cls[delta]
@@ -248,233 +336,17 @@ def _minimise(delta: np.ndarray, key: np.ndarray, out: np.ndarray, heaps: Sequen
     return Candidate(mul, p, phi)
 
 
-# ---- one more heap --------------------------------------------------------------------------
-
-#: the largest K tried in the products Q_{n-1} x <xi | xi^(K+1) = xi^(K-1)>
-_MAX_POWER = 4
-#: recalibrations of P on one structure, and refinements of the structure, per heap
-_P_ROUNDS = 30
-_REFINEMENTS = 4
-#: the cycle of each free generator when classes split
-_FREE_POWER = 3
-
-
-@dataclass
-class Growth:
-    """How heap n entered: "old" (it pretends to be an element already there, by the mex
-    interpolation), "new" (a new generator), or "split" (classes of Q_{n-1} split);
-    rounds: automaton rounds; states: the automaton states of the proof."""
-
-    how: str
-    rounds: int
-    states: int
-
-
-class _Search:
-    """The state of one heap's search: the heaps with a move (generators), the options of
-    each as tuples of smaller heaps, the bounds."""
-
-    def __init__(self, gens: list[int], options: dict[int, list[tuple[int, ...]]],
-                 deadline: float | None, max_order: int,
-                 interrupt: Callable[[], None] | None) -> None:
-        self.gens, self.options = gens, options
-        self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
-        self.rounds = 0
-        self.suspects: list[int] = []
-
-    def round(self, cand: Candidate, minimise: bool = False, refine: bool = False) -> Round:
-        self.rounds += 1
-        opts = [option_elements(cand, self.options[h]) for h in self.gens]
-        return check_round(cand, self.gens, opts, self.deadline, self.max_order,
-                           self.interrupt, minimise, refine)
-
-    def calibrate(self, cand: Candidate) -> tuple[Candidate, Round | None]:
-        """Recalibrate P on a fixed monoid: each element takes the outcome of its state
-        with the fewest tokens (whose options are the smallest positions, so right first),
-        until a round proves it (returned with it) or P stops changing (the last candidate,
-        with None: too coarse)."""
-        for _ in range(_P_ROUNDS):
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise GiveUp("time limit reached")
-            r = self.round(cand)
-            if r.proved:
-                return cand, r
-            assert r.elements is not None and r.outcome is not None
-            assert r.tokens is not None
-            order = np.lexsort((np.arange(len(r.tokens)), r.tokens, r.elements))
-            first, idx = np.unique(r.elements[order], return_index=True)
-            p = cand.p.copy()
-            p[first] = r.outcome[order[idx]]
-            if np.array_equal(p, cand.p):
-                self._suspect(r, p)
-                break
-            cand = Candidate(cand.mul, p, cand.phi)
-        return cand, None
-
-    def _suspect(self, r: Round, p: np.ndarray) -> None:
-        """Heaps in which two positions of one element but different outcomes differ:
-        the likely cause of a split."""
-        assert r.elements is not None and r.outcome is not None
-        wrong = np.flatnonzero(p[r.elements] != r.outcome)
-        if not len(wrong):
-            return
-        s = int(wrong[0])
-        agree = np.flatnonzero((r.elements == r.elements[s]) & (r.outcome != r.outcome[s]))
-        same = int(agree[0])
-        a, b = sorted(r.word(s)), sorted(r.word(same))
-        for h in set(a) ^ set(b) | {h for h in set(a) & set(b) if a.count(h) != b.count(h)}:
-            if h not in self.suspects:
-                self.suspects.append(h)
-
-
-def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
-             deadline: float | None, max_order: int,
-             interrupt: Callable[[], None] | None = None) -> tuple[Candidate, Growth]:
-    """Q_n from the proved Q_{n-1} (q, with q.phi for heaps 0 .. n-1) and the options of
-    every heap up to n (options[h]: tuples of smaller heaps).
-
-    Raises
-    ------
-    GiveUp
-        a bound was reached before a candidate was proved.
-    """
-    if not options[n]:      # a heap with no move changes no outcome: the identity
-        return Candidate(q.mul, q.p, q.phi + [0]), Growth("old", 0, 0)
-    gens = [h for h in range(1, n + 1) if options[h]]
-    search = _Search(gens, options, deadline, max_order, interrupt)
-    # 1. the mex interpolation: heap n pretends to be an element of Q_{n-1}
-    for guess in mex_guesses(q, option_elements(q, options[n]))[:3]:
-        cand = Candidate(q.mul, q.p, q.phi + [guess])
-        r = search.round(cand)
-        if r.proved:
-            return _reduce(cand, gens), Growth("old", search.rounds, r.states)
-    # 2. a new generator xi beside Q_{n-1}
-    for k in range(1, _MAX_POWER + 1):
-        cand, proof = search.calibrate(_with_generator(q, k))
-        if proof is not None:
-            return _reduce(cand, gens), Growth("new", search.rounds, proof.states)
-    bound = ""
-    # 3. classes of Q_{n-1} split: refine the last candidate by its automaton's states and
-    #    their outcomes (Moore's refinement splits what heap n tells apart) ...
-    try:
-        for _ in range(_REFINEMENTS):
-            cand = search.round(cand, minimise=True, refine=True).next
-            cand, proof = search.calibrate(cand)
-            if proof is not None:
-                return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
-    except GiveUp as e:
-        if "time limit" in str(e):
-            raise
-        bound = str(e)
-    # 4. ... or free generators for heap n and the heaps below it, one more each time,
-    #    beside what the other heaps generate in Q_{n-1}
-    below = [h for h in search.suspects if h != n]
-    below += [h for h in reversed(gens) if h != n and h not in below]
-    for extra in range(1, len(below) + 1):
-        free = [n] + below[:extra]
-        if deadline is not None and time.monotonic() > deadline:
-            raise GiveUp("time limit reached")
-        size = _free_size(q, free, gens, _FREE_POWER)
-        if size > max_order:
-            bound = f"a candidate of order {size} exceeds max_order={max_order}"
-            break
-        cand = _free_product(q, free, gens, _FREE_POWER)
-        cand, proof = search.calibrate(cand)
-        if proof is not None:
-            return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
-    raise GiveUp(bound or f"no candidate proved after {search.rounds} rounds")
-
-
-def _free_size(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int) -> int:
-    """The order _free_product would have."""
-    keep = [q.phi[h] for h in gens if h not in free]
-    sub = {0}
-    frontier = [0]
-    while frontier:
-        frontier = [y for x in frontier for g in keep if (y := int(q.mul[x, g])) not in sub]
-        sub.update(frontier)
-    return int(len(sub) * (k + 1) ** len(free))
-
-
-def _free_product(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int
-                  ) -> Candidate:
-    """What the heaps outside free generate in q, times a cycle <xi | xi^(k+1) = xi^(k-1)>
-    for each heap in free (free[0] the new heap); P guessed from q's P-portion."""
-    n = free[0]
-    keep = [h for h in gens if h not in free]
-    sub = [0]
-    index = {0: 0}
-    for x in sub:
-        for h in keep:
-            y = int(q.mul[x, q.phi[h]])
-            if y not in index:
-                index[y] = len(sub)
-                sub.append(y)
-    elems = np.array(sub, dtype=np.int64)
-    lookup = np.full(q.order, -1, dtype=np.int64)
-    lookup[elems] = np.arange(len(sub))
-    mul = lookup[q.mul[np.ix_(elems, elems)]]
-    old = elems.copy()                      # each element's element in q, heap n left out
-    flip = np.zeros(len(sub), dtype=bool)   # an odd number of heap n
-    powers = np.arange(k + 1)
-    add = powers[:, None] + powers[None, :]
-    add = np.where(add > k, k - 1 + (add - k + 1) % 2, add)
-    phi = [0] * (n + 1)
-    for h in keep:
-        phi[h] = index[q.phi[h]]
-    for h in free:
-        m = mul.shape[0]
-        mul = (add[:, None, :, None] * m + mul[None, :, None, :]).reshape(m * (k + 1), -1)
-        if h == n:
-            old = np.tile(old, k + 1)
-            flip = np.concatenate([flip ^ bool(j % 2) for j in range(k + 1)])
-        else:
-            pw = [0]
-            for _ in range(k):
-                pw.append(int(q.mul[pw[-1], q.phi[h]]))
-            old = np.concatenate([q.mul[old, pw[j]] for j in range(k + 1)])
-            flip = np.tile(flip, k + 1)
-        phi[h] = m
-    return Candidate(mul.astype(np.int32), q.p[old] ^ flip, phi)
-
-
-def _with_generator(q: Candidate, k: int) -> Candidate:
-    """Q x <xi | xi^(k+1) = xi^(k-1)>, xi the new heap's element; P guessed (recalibrated
-    after)."""
-    m = q.order
-    powers = np.arange(k + 1)
-    add = powers[:, None] + powers[None, :]
-    add = np.where(add > k, k - 1 + (add - k + 1) % 2, add)    # fold into the cycle k-1, k
-    mul = (add[:, None, :, None] * m + q.mul[None, :, None, :]).reshape(m * (k + 1), m * (k + 1))
-    p = np.concatenate([q.p ^ bool(j % 2) for j in range(k + 1)])
-    return Candidate(mul.astype(np.int32), p, q.phi + [m])
-
-
-def _reduce(cand: Candidate, gens: Sequence[int]) -> Candidate:
-    """The proved candidate's elements reached from the heaps, modulo indistinguishability
-    (x ~ y when xz in P <=> yz in P for every z): the misère quotient."""
-    reach = [0]
-    index = {0: 0}
-    for x in reach:
-        for h in gens:
-            y = int(cand.mul[x, cand.phi[h]])
-            if y not in index:
-                index[y] = len(reach)
-                reach.append(y)
-    delta = np.array([[index[int(cand.mul[x, cand.phi[h]])] for x in reach] for h in gens],
-                     dtype=np.int64).reshape(len(gens), len(reach))
-    out = cand.p[np.array(reach)]
-    return _minimise(delta, out, out, gens, len(cand.phi), 2**31)
-
-
 def prove(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
           options: dict[int, list[tuple[int, ...]]], time_limit: float | None = None) -> bool:
     """True when (mul, p, phi) says the misère outcome of every position of heaps up to
-    len(phi) - 1 of the game whose heaps have these options (one automaton round)."""
-    gens = [h for h in range(1, len(phi)) if options[h]]
+    len(phi) - 1 of the game whose heaps have these options (both checks of
+    :mod:`.verify`)."""
+    n = len(phi) - 1
     cand = Candidate(mul.astype(np.int32), p.astype(bool), list(phi))
-    if any(cand.phi[h] != 0 for h in range(1, len(phi)) if not options[h]):
+    if any(cand.phi[h] != 0 for h in range(1, n + 1) if not options[h]):
         return False        # a heap with no move must be the identity
+    if cand.p[0]:
+        return False        # the empty position is an N-position
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    opts = [option_elements(cand, options[h]) for h in gens]
-    return check_round(cand, gens, opts, deadline, 2**31, minimise=False).proved
+    search = _Search(n, options, deadline, 2**31, None)
+    return search.failure(cand) is None
