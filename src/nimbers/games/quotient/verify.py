@@ -28,18 +28,21 @@ word) is where mark_p reads the element's outcome, from options that come earlie
 
 from __future__ import annotations
 
-import time
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
+
+from ... import _core
 
 __all__ = ["Word", "lex_least", "mark_p", "p_failure", "n_failure", "minimal_heaps"]
 
 #: a position as the exponents of the heaps with a move, largest heap first
 Word = tuple[int, ...]
 
-#: the most states the N-check explores before it gives up
-MAX_STATES = 2_000_000
+#: the most states the N-check keeps before it gives up
+MAX_STATES = 20_000_000
+#: and the most bytes its states' sets may take
+MAX_STATE_BYTES = 2 << 30
 
 
 class GiveUp(Exception):
@@ -54,56 +57,13 @@ def lex_least(mul: np.ndarray, phi: Sequence[int], gens: Sequence[int]
     was met before, every longer word through it is equivalent to one met before (and
     lex-smaller), so the branch stops.
     """
-    found: dict[int, Word] = {}
-    exps = [0] * len(gens)
-    g = [int(phi[h]) for h in gens]
-
-    def visit(d: int, e: int) -> None:
-        if d == len(gens):
-            found[e] = tuple(exps)
-            return
-        visit(d + 1, e)
-        k = 0
-        while True:
-            e = int(mul[e, g[d]])
-            k += 1
-            if e in found:
-                break
-            exps[d] = k
-            visit(d + 1, e)
-        exps[d] = 0
-
-    visit(0, 0)
+    _, parent, via, order = _walk(mul, phi, gens, {h: np.zeros(0, np.int64) for h in gens})
+    found: dict[int, Word] = {0: (0,) * len(gens)}
+    for e in order[1:].tolist():
+        w = list(found[int(parent[e])])
+        w[via[e]] += 1
+        found[e] = tuple(w)
     return found
-
-
-def mark_p(mul: np.ndarray, phi: Sequence[int], gens: Sequence[int],
-           opts: dict[int, np.ndarray]) -> np.ndarray:
-    """P read off the monoid: each element takes the outcome of its lex-least position,
-    whose options (elements met earlier) are already marked; opts[h] are the elements of
-    heap h's options in this monoid.  Elements the heaps do not reach stay out of P."""
-    m = mul.shape[0]
-    p = np.zeros(m, dtype=bool)
-    seen = np.zeros(m, dtype=bool)
-    g = [int(phi[h]) for h in gens]
-    empty = np.zeros(0, dtype=np.int64)
-
-    def visit(d: int, e: int, tr: np.ndarray) -> None:
-        if d == len(gens):
-            seen[e] = True
-            p[e] = len(tr) > 0 and not bool(p[tr].any())
-            return
-        visit(d + 1, e, tr)
-        t = opts[gens[d]]
-        while True:
-            tr = np.unique(np.concatenate([mul[tr, g[d]], mul[e, t]]))
-            e = int(mul[e, g[d]])
-            if seen[e]:
-                break
-            visit(d + 1, e, tr)
-
-    visit(0, 0, empty)
-    return p
 
 
 def p_failure(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequence[int],
@@ -139,71 +99,66 @@ def minimal_heaps(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequ
     return keep
 
 
+def _csr(gens: Sequence[int], opts: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The option elements of gens, flat, and where each generator's start."""
+    start = np.zeros(len(gens) + 1, dtype=np.int64)
+    start[1:] = np.cumsum([len(opts[h]) for h in gens])
+    flat = (np.concatenate([opts[h] for h in gens]) if gens else np.zeros(0)).astype(np.int32)
+    return start, flat
+
+
+def mark_p(mul: np.ndarray, phi: Sequence[int], gens: Sequence[int],
+           opts: dict[int, np.ndarray]) -> np.ndarray:
+    """P read off the monoid: each element takes the outcome of its lex-least position,
+    whose options (elements met earlier) are already marked; opts[h] are the elements of
+    heap h's options in this monoid.  Elements the heaps do not reach stay out of P.
+    (The loop is the C core's, csrc/core/quotient.c.)"""
+    return _walk(mul, phi, gens, opts)[0]
+
+
+def _walk(mul: np.ndarray, phi: Sequence[int], gens: Sequence[int],
+          opts: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """P read off, and the lex-least positions: (p, parent, via, order) as the C core's
+    mq_mark_p gives them."""
+    start, flat = _csr(gens, opts)
+    g = np.array([phi[h] for h in gens], dtype=np.int32)
+    p, parent, via, order = _core.quotient_mark_p(np.ascontiguousarray(mul, dtype=np.int32),
+                                                  g, start, flat)
+    return (np.frombuffer(p, dtype=np.uint8).astype(bool),
+            np.frombuffer(parent, dtype=np.int32), np.frombuffer(via, dtype=np.int32),
+            np.frombuffer(order, dtype=np.int32))
+
+
 def n_failure(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequence[int],
-              opts: dict[int, np.ndarray], deadline: float | None,
-              interrupt: Callable[[], None] | None = None) -> tuple[Word | None, int]:
+              opts: dict[int, np.ndarray]) -> tuple[Word | None, int]:
     """The lex-least position (a word over gens) that the candidate puts outside P but which
-    has no option in P, or None; and the number of states explored.
+    has no option in P, or None; and the number of states kept.
 
     The positions are visited depth-first in lex order (as lex_least does), each with its
     state (Phi(X), W(X)).  A position whose state contains an earlier one's (same element,
     W a superset) is not extended: if X + Y failed, the earlier X' + Y, lex-smaller, would
     fail too, so the lex-least failure is never cut off, and the search ends because the
-    states are finitely many.
+    states are finitely many.  Only the heaps of minimal_heaps are added: the lex-least
+    failure uses no other (a dominated heap's replacement is smaller).  (The loop is the C
+    core's, csrc/core/quotient.c.)
 
     Raises
     ------
     GiveUp
-        the state cap or the time limit reached.
+        more than MAX_STATES states.
     """
-    m = mul.shape[0]
     explore = sorted(minimal_heaps(mul, p, phi, gens, opts), reverse=True)
-    rows = p[mul]
-    col = [gens.index(h) for h in explore]
-    g = [int(phi[h]) for h in explore]
-    gain = [rows[mul[:, opts[h]]].any(axis=1) if len(opts[h])
-            else np.zeros((m, m), dtype=bool) for h in explore]
-    shift = [mul[x] for x in g]
-    kept: dict[int, list[np.ndarray]] = {}    # per element, the packed W kept (an antichain)
-    exps = [0] * len(gens)
-    count = [0]
-
-    def fresh(x: int, w: np.ndarray) -> bool:
-        packed = np.packbits(w)
-        mine = kept.setdefault(x, [])
-        if any(not (k & ~packed).any() for k in mine):
-            return False
-        mine[:] = [k for k in mine if (packed & ~k).any()]
-        mine.append(packed)
-        count[0] += 1
-        if count[0] % 4096 == 0:
-            if deadline is not None and time.monotonic() > deadline:
-                raise GiveUp("time limit reached")
-            if interrupt is not None:
-                interrupt()
-            if count[0] > MAX_STATES:
-                raise GiveUp(f"more than {MAX_STATES:,} states in the N-check")
-        return True
-
-    def visit(d: int, x: int, w: np.ndarray) -> bool:
-        """False when a failure was found (exps holds it)."""
-        if d == len(explore):
-            return True
-        if not visit(d + 1, x, w):
-            return False
-        while True:
-            w = gain[d][x] | w[shift[d]]
-            x = int(mul[x, g[d]])
-            if not fresh(x, w):
-                break
-            exps[col[d]] += 1
-            if not p[x] and not w[0]:
-                return False
-            if not visit(d + 1, x, w):
-                return False
-        exps[col[d]] = 0
-        return True
-
-    if visit(0, 0, np.zeros(m, dtype=bool)):
-        return None, count[0]
-    return tuple(exps), count[0]
+    start, flat = _csr(explore, opts)
+    g = np.array([phi[h] for h in explore], dtype=np.int32)
+    cap = min(MAX_STATES, MAX_STATE_BYTES // (8 * ((mul.shape[0] + 63) // 64)))
+    found, exps, states = _core.quotient_n_failure(
+        np.ascontiguousarray(mul, dtype=np.int32), np.ascontiguousarray(p, dtype=np.uint8),
+        g, start, flat, cap)
+    if found < 0:
+        raise GiveUp(f"more than {cap:,} states in the N-check")
+    if not found:
+        return None, states
+    word = [0] * len(gens)
+    for h, k in zip(explore, exps):
+        word[gens.index(h)] = k
+    return tuple(word), states
