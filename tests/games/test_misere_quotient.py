@@ -124,6 +124,25 @@ def test_dawsons_kayles_against_oracle():
     check_against_oracle(q, lambda h: octal_options("0.07", h), 3, 2)
 
 
+def test_dawsons_kayles_q30_is_siegels_360():
+    q = misere_quotient(octal_game("0.07"), 30)
+    assert q.proved and q.order == DATA["dawson_q30_order"]
+    losing = make_outcome(lambda h: octal_options("0.07", h))
+    for x in [(30,), (30, 1), (28, 2), (25, 4, 1), (20, 9, 1), (14, 12, 3)]:
+        assert q.is_losing(list(x)) == losing(x), x
+
+
+@pytest.mark.parametrize("code", sorted(DATA["computed_q12"]["orders"]))
+def test_large_two_digit_quotients(code):
+    """The codes whose Q_12 the heap-by-heap search used to give up on: proved, with the
+    order found before, and right on every sum of up to three heaps (brute force)."""
+    q = misere_quotient(octal_game(code), 12)
+    assert q.proved and q.order == DATA["computed_q12"]["orders"][code]
+    losing = make_outcome(lambda h: octal_options(code, h))
+    for x in positions(12, 3):
+        assert q.is_losing(list(x)) == losing(x), x
+
+
 # ---- answers ------------------------------------------------------------------------------
 
 def test_winning_moves_against_brute_force():
