@@ -40,14 +40,16 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .verify import GiveUp, Word, lex_least, mark_p, n_failure, p_failure
+from .verify import (GiveUp, Word, certified_lower_bound, lex_least, mark_p, n_failure,
+                     p_failure)
 
 __all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "prove"]
 
 #: recalibrations per heap before the search gives up
 MAX_RECALIBRATIONS = 500
-#: the most elements of an unreduced candidate (its table takes 4 bytes per pair: 1 GiB)
-MAX_TABLE = 16384
+#: the most elements of an unreduced candidate (its table takes 4 bytes per pair: 256 MiB,
+#: and building it about three times that)
+MAX_TABLE = 8192
 
 
 @dataclass
@@ -164,9 +166,11 @@ class _Search:
                 for h in free:
                     index = max(_index(cand.mul, cand.phi[h]), exps[h] - 1)
                     cycles.append((index, max(2, 2 * int((index - 4) / 2))))
-                mul, phi = _freed(cand, self.gens, free, cycles)
-                if mul.shape[0] > min(64 * self.max_order, MAX_TABLE):
+                built = _freed(cand, self.gens, free, cycles,
+                               min(64 * self.max_order, MAX_TABLE))
+                if built is None:
                     continue
+                mul, phi = built
                 trial = self.calibrated(mul, phi)
                 if trial.order > self.max_order:
                     continue
@@ -198,16 +202,30 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
             return reduce_candidate(cand, search.gens), Growth("old", search.rounds,
                                                                search.states)
     # 2. a new generator xi beside Q_{n-1}, xi^4 = xi^2; 3. recalibrated while wrong
+    if 4 * q.order > MAX_TABLE:
+        raise GiveUp(f"a candidate of order {4 * q.order} exceeds the table limit "
+                     f"({MAX_TABLE} elements)")
     mul, phi = _product(q.mul, [(2, 2)]), q.phi + [q.order]
     cand = search.calibrated(mul, phi)
-    for _ in range(MAX_RECALIBRATIONS):
-        if cand.order > max_order:
-            raise GiveUp(f"a candidate of order {cand.order} exceeds max_order={max_order}")
-        bad = search.failure(cand)
-        if bad is None:
-            return cand, Growth("new", search.rounds, search.states)
-        cand = search.recalibrate(cand, bad)
-    raise GiveUp(f"no candidate proved after {MAX_RECALIBRATIONS} recalibrations")
+    last: tuple[Candidate, Word] | None = None
+    try:
+        for _ in range(MAX_RECALIBRATIONS):
+            if cand.order > max_order:
+                raise GiveUp(f"a candidate of order {cand.order} exceeds "
+                             f"max_order={max_order}")
+            bad = search.failure(cand)
+            if bad is None:
+                return cand, Growth("new", search.rounds, search.states)
+            last = (cand, bad)
+            cand = search.recalibrate(cand, bad)
+        raise GiveUp(f"no candidate proved after {MAX_RECALIBRATIONS} recalibrations")
+    except GiveUp as e:
+        if last is None or "time limit" in str(e):
+            raise
+        at_least = max(q.order, certified_lower_bound(last[0].mul, last[0].p, last[0].phi,
+                                                       search.gens, last[1]))
+        raise GiveUp(f"{e}; |Q_{n}| >= {at_least} (that many positions told apart by "
+                     f"exact outcomes)") from None
 
 
 def _heaps(word: Word, gens: Sequence[int]) -> str:
@@ -258,11 +276,15 @@ def _reached(mul: np.ndarray, elems: Sequence[int]) -> np.ndarray:
 
 
 def _freed(cand: Candidate, gens: Sequence[int], free: Sequence[int],
-           cycles: Sequence[tuple[int, int]]) -> tuple[np.ndarray, list[int]]:
+           cycles: Sequence[tuple[int, int]], limit: int
+           ) -> tuple[np.ndarray, list[int]] | None:
     """What the heaps outside free generate in cand, times a cycle for each freed heap;
-    the pretending function on it."""
+    the pretending function on it.  None when it would have more than limit elements (it
+    is not built then)."""
     keep = [h for h in gens if h not in free]
     elems = _reached(cand.mul, [cand.phi[h] for h in keep])
+    if len(elems) * int(np.prod([i + per for i, per in cycles])) > limit:
+        return None
     lookup = np.full(cand.order, -1, dtype=np.int64)
     lookup[elems] = np.arange(len(elems))
     mul = _product(lookup[cand.mul[np.ix_(elems, elems)]], cycles)

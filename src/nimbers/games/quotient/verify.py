@@ -28,13 +28,15 @@ word) is where mark_p reads the element's outcome, from options that come earlie
 
 from __future__ import annotations
 
+import time
 from typing import Sequence
 
 import numpy as np
 
 from ... import _core
 
-__all__ = ["Word", "lex_least", "mark_p", "p_failure", "n_failure", "minimal_heaps"]
+__all__ = ["Word", "lex_least", "mark_p", "p_failure", "n_failure", "minimal_heaps",
+           "certified_lower_bound"]
 
 #: a position as the exponents of the heaps with a move, largest heap first
 Word = tuple[int, ...]
@@ -162,3 +164,39 @@ def n_failure(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequence
     for h, k in zip(explore, exps):
         word[gens.index(h)] = k
     return tuple(word), states
+
+
+def certified_lower_bound(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
+                          gens: Sequence[int], bad: Word, budget: float = 2.0) -> int:
+    """A number of classes the true quotient certainly has, from a candidate whose lex-least
+    wrong position is bad.
+
+    Every position lex-smaller than bad is said right by the candidate (its options are
+    smaller still: induction).  So two elements' lex-least positions A < B are told apart
+    in truth by any position X with B + X < bad on which the candidate's outcomes differ;
+    elements taken in lex order, each kept when told apart from all kept before, are
+    pairwise distinct classes.  Stops after about budget seconds with what it has.
+    """
+    words = lex_least(mul, phi, gens)
+    elems = sorted(words, key=lambda e: words[e])
+    w = np.array([words[e] for e in elems], dtype=np.int64).reshape(len(elems), len(gens))
+    target = np.array(bad, dtype=np.int64)
+    ev = np.array(elems, dtype=np.int64)
+    kept: list[int] = []
+    stop = time.monotonic() + budget
+    for i, a in enumerate(elems):
+        if time.monotonic() > stop:
+            break
+        diff = w[i][None, :] + w - target[None, :]
+        first = np.argmax(diff != 0, axis=1)
+        below = diff[np.arange(len(elems)), first] < 0     # a + x lex-smaller than bad
+        tests = ev[below]
+        if not len(tests):
+            continue
+        if kept:
+            mine = p[mul[a, tests]]
+            theirs = p[mul[np.ix_(np.array(kept, dtype=np.int64), tests)]]
+            if not (theirs != mine[None, :]).any(axis=1).all():
+                continue
+        kept.append(a)
+    return len(kept)
