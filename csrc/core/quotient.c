@@ -17,16 +17,13 @@
 
 #define POLL_EVERY 4096u
 
-/* Every table entry, generator and option element below m; opt_start non-decreasing from
- * 0 up to at most nopt (the length of opt). */
-static int valid(const int32_t *mul, size_t m, const int32_t *gen, size_t ng,
-                 const int64_t *opt_start, const int32_t *opt, size_t nopt)
+/* Every generator and option element below m; opt_start non-decreasing from 0 up to at
+ * most nopt (the length of opt). */
+static int valid_options(size_t m, const int32_t *gen, size_t ng, const int64_t *opt_start,
+                         const int32_t *opt, size_t nopt)
 {
-    if (m == 0 || m > (size_t)INT32_MAX || opt_start[0] != 0)
+    if (opt_start[0] != 0)
         return 0;
-    for (size_t i = 0; i < m * m; i++)
-        if (mul[i] < 0 || (size_t)mul[i] >= m)
-            return 0;
     for (size_t i = 0; i < ng; i++) {
         if (gen[i] < 0 || (size_t)gen[i] >= m || opt_start[i + 1] < opt_start[i] ||
             (uint64_t)opt_start[i + 1] > (uint64_t)nopt)
@@ -36,6 +33,49 @@ static int valid(const int32_t *mul, size_t m, const int32_t *gen, size_t ng,
                 return 0;
     }
     return 1;
+}
+
+/* The number of elements of M, or 0 when a factor is malformed or it does not fit in an
+ * int32; also checks the table's entries. */
+static size_t monoid_size(const mq_monoid *M)
+{
+    if (M->m0 == 0 || M->m0 > (size_t)INT32_MAX)
+        return 0;
+    for (size_t i = 0; i < M->m0 * M->m0; i++)
+        if (M->mul[i] < 0 || (size_t)M->mul[i] >= M->m0)
+            return 0;
+    size_t m = M->m0;
+    for (size_t j = 0; j < M->ncycles; j++) {
+        if (M->index[j] < 0 || M->period[j] < 1 || M->index[j] > INT32_MAX - M->period[j])
+            return 0;
+        size_t c = (size_t)M->index[j] + (size_t)M->period[j];
+        if (m > (size_t)INT32_MAX / c)
+            return 0;
+        m *= c;
+    }
+    return m;
+}
+
+/* a b in M (both below its size). */
+static inline int32_t product(const mq_monoid *M, int32_t a, int32_t b)
+{
+    size_t m0 = M->m0, x = (size_t)a, y = (size_t)b;
+    if (!M->ncycles)
+        return M->mul[x * m0 + y];
+    size_t out = (size_t)M->mul[(x % m0) * m0 + y % m0], scale = m0;
+    x /= m0;
+    y /= m0;
+    for (size_t j = 0; j < M->ncycles; j++) {
+        size_t i = (size_t)M->index[j], p = (size_t)M->period[j], c = i + p;
+        size_t k = x % c + y % c;
+        if (k >= c)
+            k = i + (k - i) % p;
+        out += k * scale;
+        scale *= c;
+        x /= c;
+        y /= c;
+    }
+    return (int32_t)out;
 }
 
 /* A growable stack of T, in units of T. */
@@ -82,13 +122,14 @@ static int push_frame(frame **fs, size_t *n, size_t *cap, frame f)
 
 /* ---- mq_mark_p ------------------------------------------------------------------------- */
 
-int mq_mark_p(const int32_t *mul, size_t m, const int32_t *gen, size_t ng,
+int mq_mark_p(const mq_monoid *M, const int32_t *gen, size_t ng,
               const int64_t *opt_start, const int32_t *opt, size_t nopt, uint8_t *p,
               int32_t *parent, int32_t *via, int32_t *order, size_t *reached,
               const nc_poll *poll)
 {
     *reached = 0;
-    if (!valid(mul, m, gen, ng, opt_start, opt, nopt))
+    size_t m = monoid_size(M);
+    if (!m || !valid_options(m, gen, ng, opt_start, opt, nopt))
         return NC_BADARG;
     uint8_t *seen = (uint8_t *)calloc(m, 1);
     uint32_t *stamp = (uint32_t *)calloc(m, sizeof(uint32_t));
@@ -112,7 +153,7 @@ int mq_mark_p(const int32_t *mul, size_t m, const int32_t *gen, size_t ng,
             break;
         }
         int32_t g = gen[f->level];
-        int32_t e = mul[(size_t)f->e * m + (size_t)g];
+        int32_t e = product(M, f->e, g);
         if (seen[e]) {                            /* this level's loop ends */
             if (f->level - 1 > f->stop) {
                 size_t base_len = f == fs ? 0 : fs[nf - 2].len;
@@ -142,14 +183,14 @@ int mq_mark_p(const int32_t *mul, size_t m, const int32_t *gen, size_t ng,
         }
         size_t k = 0;
         for (size_t i = 0; i < f->len; i++) {
-            int32_t t = mul[(size_t)cur[i] * m + (size_t)g];
+            int32_t t = product(M, cur[i], g);
             if (stamp[t] != now) {
                 stamp[t] = now;
                 out[k++] = t;
             }
         }
         for (int64_t j = opt_start[f->level]; j < opt_start[f->level + 1]; j++) {
-            int32_t t = mul[(size_t)f->e * m + (size_t)opt[j]];
+            int32_t t = product(M, f->e, opt[j]);
             if (stamp[t] != now) {
                 stamp[t] = now;
                 out[k++] = t;
@@ -245,7 +286,8 @@ int mq_n_failure(const int32_t *mul, size_t m, const uint8_t *p, const int32_t *
 {
     *found = 0;
     *states = 0;
-    if (!valid(mul, m, gen, ng, opt_start, opt, nopt))
+    mq_monoid table = {mul, m, 0, NULL, NULL};
+    if (monoid_size(&table) != m || !valid_options(m, gen, ng, opt_start, opt, nopt))
         return NC_BADARG;
     size_t words = (m + 63) / 64;
     /* reach[i]: the y with t y in P for some option element t of generator i */

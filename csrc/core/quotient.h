@@ -18,6 +18,18 @@
 
 #include "nimcore.h"
 
+/* A monoid given as a table times cyclic monoids, for candidates too large to tabulate: the
+ * table mul (m0 x m0, element 0 the identity) and, for each of ncycles factors,
+ * <x | x^(index + period) = x^index>; element a0 + m0 (k1 + c1 (k2 + ...)) is a0 times the
+ * k-th powers (c = index + period, the factor's size).  m, the number of elements, must fit
+ * in an int32.  With ncycles 0 it is the table alone. */
+typedef struct {
+    const int32_t *mul;
+    size_t m0;
+    size_t ncycles;
+    const int32_t *index, *period;
+} mq_monoid;
+
 /* P read off the monoid: each element the generators reach takes the outcome of its lex-least
  * position (in P when it has a move and none of its options' elements is in P), computed
  * from its options' elements, all met before it.  p[m] is written (0 for elements not
@@ -26,7 +38,7 @@
  * is that of parent[order[k]] plus one heap, generator via[order[k]] (parent, via and order
  * hold m entries each).  NC_OK, NC_NOMEM, NC_STOPPED or NC_BADARG (an index out of
  * range). */
-int mq_mark_p(const int32_t *mul, size_t m, const int32_t *gen, size_t ng,
+int mq_mark_p(const mq_monoid *M, const int32_t *gen, size_t ng,
               const int64_t *opt_start, const int32_t *opt, size_t nopt, uint8_t *p,
               int32_t *parent, int32_t *via, int32_t *order, size_t *reached,
               const nc_poll *poll);

@@ -1,7 +1,9 @@
 /*
  * quotient.c -- the bindings of the misère quotient loops (csrc/core/quotient.h).
  *
- * quotient_mark_p(mul, gen, opt_start, opt) -> (p, parent, via, order): bytes of 0/1 (the
+ * quotient_mark_p(mul, cycles, gen, opt_start, opt) -> (p, parent, via, order), over the
+ *     monoid mul times the cyclic monoids of cycles (int32 (r, 2): index, period each; r may
+ *     be 0; see mq_monoid): bytes of 0/1 (the
  *     P-portion read off) and native int32 arrays as bytes (the lex-least positions, as
  *     mq_mark_p gives them; order holds the elements reached only);
  * quotient_n_failure(mul, p, gen, opt_start, opt, max_states)
@@ -78,13 +80,46 @@ static int get_tables(PyObject *const *args, tables *t)
 static PyObject *py_mark_p(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)mod;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "quotient_mark_p(mul, gen, opt_start, opt)");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "quotient_mark_p(mul, cycles, gen, opt_start, opt)");
         return NULL;
     }
+    PyObject *rest[4] = {args[0], args[2], args[3], args[4]};
     tables t;
-    if (get_tables(args, &t) < 0)
+    if (get_tables(rest, &t) < 0)
         return NULL;
+    Py_buffer cyc;
+    if (get_array(args[1], &cyc, 2, 4, "il", "cycles") < 0) {
+        release(&t, 4);
+        return NULL;
+    }
+    size_t ncyc = (size_t)cyc.shape[0];
+    int32_t *index = (int32_t *)PyMem_Calloc(ncyc + 1, sizeof(int32_t));
+    int32_t *period = (int32_t *)PyMem_Calloc(ncyc + 1, sizeof(int32_t));
+    int ok = cyc.shape[1] == 2 && index && period;
+    for (size_t j = 0; ok && j < ncyc; j++) {
+        index[j] = ((const int32_t *)cyc.buf)[2 * j];
+        period[j] = ((const int32_t *)cyc.buf)[2 * j + 1];
+    }
+    PyBuffer_Release(&cyc);
+    mq_monoid monoid = {(const int32_t *)t.mul.buf, t.m, ncyc, index, period};
+    size_t size = t.m;
+    for (size_t j = 0; ok && j < ncyc; j++) {
+        ok = index[j] >= 0 && period[j] >= 1 && index[j] <= INT32_MAX - period[j] &&
+             size <= (size_t)INT32_MAX / ((size_t)index[j] + (size_t)period[j]);
+        if (ok)
+            size *= (size_t)index[j] + (size_t)period[j];
+    }
+    if (!ok) {
+        PyMem_Free(index);
+        PyMem_Free(period);
+        release(&t, 4);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "cycles must be (r, 2): index >= 0, period >= 1, "
+                                              "and the monoid below 2^31 elements");
+        return NULL;
+    }
+    t.m = size;
     Py_ssize_t m = (Py_ssize_t)t.m;
     PyObject *out = PyBytes_FromStringAndSize(NULL, m);
     PyObject *parent = PyBytes_FromStringAndSize(NULL, m * 4);
@@ -95,6 +130,8 @@ static PyObject *py_mark_p(PyObject *mod, PyObject *const *args, Py_ssize_t narg
         Py_XDECREF(parent);
         Py_XDECREF(via);
         PyMem_Free(order);
+        PyMem_Free(index);
+        PyMem_Free(period);
         release(&t, 4);
         return order ? NULL : PyErr_NoMemory();
     }
@@ -102,13 +139,15 @@ static PyObject *py_mark_p(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     int status;
     size_t reached = 0;
     Py_BEGIN_ALLOW_THREADS
-    status = mq_mark_p((const int32_t *)t.mul.buf, t.m, (const int32_t *)t.gen.buf, t.ng,
+    status = mq_mark_p(&monoid, (const int32_t *)t.gen.buf, t.ng,
                        (const int64_t *)t.start.buf, (const int32_t *)t.opt.buf,
                        (size_t)t.opt.shape[0], (uint8_t *)PyBytes_AS_STRING(out),
                        (int32_t *)PyBytes_AS_STRING(parent), (int32_t *)PyBytes_AS_STRING(via),
                        order, &reached, &poll);
     Py_END_ALLOW_THREADS
     release(&t, 4);
+    PyMem_Free(index);
+    PyMem_Free(period);
     if (status != NC_OK) {
         Py_DECREF(out);
         Py_DECREF(parent);
@@ -203,8 +242,8 @@ static PyObject *py_n_failure(PyObject *mod, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef quotient_methods[] = {
     {"quotient_mark_p", (PyCFunction)(void (*)(void))py_mark_p, METH_FASTCALL,
-     "quotient_mark_p(mul, gen, opt_start, opt) -> (p, parent, via, order): the P-portion "
-     "read off the lex-least positions, and those positions (csrc/core/quotient.h)"},
+     "quotient_mark_p(mul, cycles, gen, opt_start, opt) -> (p, parent, via, order): the "
+     "P-portion read off the lex-least positions, and those positions (csrc/core/quotient.h)"},
     {"quotient_n_failure", (PyCFunction)(void (*)(void))py_n_failure, METH_FASTCALL,
      "quotient_n_failure(mul, p, gen, opt_start, opt, max_states) -> (found, exponents, "
      "states): the lex-least N-failure (csrc/core/quotient.h)"},

@@ -74,7 +74,8 @@ def frontier_info(engine: object) -> tuple[int, int, int, int, int, int, int]: .
 def turning_extend(family: int, lo: int, hi: int, g: np.ndarray, start: int, stop: int, /) -> None: ...
 
 # the misère quotient loops (csrc/python/quotient.c)
-def quotient_mark_p(mul: np.ndarray, gen: np.ndarray, opt_start: np.ndarray, opt: np.ndarray,
+def quotient_mark_p(mul: np.ndarray, cycles: np.ndarray, gen: np.ndarray,
+                    opt_start: np.ndarray, opt: np.ndarray,
                     /) -> tuple[bytes, bytes, bytes, bytes]: ...
 def quotient_n_failure(mul: np.ndarray, p: np.ndarray, gen: np.ndarray, opt_start: np.ndarray,
                        opt: np.ndarray, max_states: int, /) -> tuple[int, tuple[int, ...], int]: ...

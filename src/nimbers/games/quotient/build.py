@@ -47,9 +47,9 @@ __all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "p
 
 #: recalibrations per heap before the search gives up
 MAX_RECALIBRATIONS = 500
-#: the most elements of an unreduced candidate (its table takes 4 bytes per pair: 256 MiB,
-#: and building it about three times that)
-MAX_TABLE = 8192
+#: the most elements of an unreduced candidate (never tabulated: about 1 kB each at most
+#: while it is reduced)
+MAX_UNREDUCED = 1 << 19
 
 
 @dataclass
@@ -65,6 +65,11 @@ class Candidate:
     def order(self) -> int:
         return int(self.mul.shape[0])
 
+    def product(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The products of a and b (arrays, broadcast)."""
+        out: np.ndarray = self.mul[a, b].astype(np.int64)
+        return out
+
     def element(self, word: Word, gens: Sequence[int]) -> int:
         """The element of a position given as exponents of gens."""
         e = 0
@@ -72,6 +77,34 @@ class Candidate:
             for _ in range(k):
                 e = int(self.mul[e, self.phi[h]])
         return e
+
+
+@dataclass
+class Factored:
+    """A monoid too large to tabulate, for the candidates before reduction: the table sub
+    times the cyclic monoids <x | x^(i + p) = x^i> of cycles; element a + s (k1 + c1 (k2 +
+    ...)) (s the order of sub, c the size i + p of a cycle) is a times the k-th powers of
+    the cycles' generators."""
+
+    sub: np.ndarray
+    cycles: list[tuple[int, int]]
+
+    @property
+    def order(self) -> int:
+        return int(self.sub.shape[0]) * int(np.prod([i + p for i, p in self.cycles]))
+
+    def product(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The products of a and b (arrays, broadcast)."""
+        a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+        s = int(self.sub.shape[0])
+        out: np.ndarray = self.sub[a % s, b % s].astype(np.int64)
+        a, b, scale = a // s, b // s, s
+        for i, p in self.cycles:
+            c = i + p
+            k = a % c + b % c
+            out = out + np.where(k < c, k, i + (k - i) % p) * scale
+            a, b, scale = a // c, b // c, scale * c
+        return out
 
 
 def identity_candidate() -> Candidate:
@@ -91,15 +124,19 @@ class Growth:
     states: int
 
 
-def option_elements(cand: Candidate, options: Sequence[Sequence[int]]) -> np.ndarray:
-    """The elements of a heap's options (each a tuple of smaller heaps) in cand."""
-    found = set()
-    for left in options:
-        e = 0
-        for h in left:
-            e = int(cand.mul[e, cand.phi[h]])
-        found.add(e)
-    return np.array(sorted(found), dtype=np.int64)
+def option_elements(mono: Candidate | Factored, phi: Sequence[int],
+                    options: Sequence[Sequence[int]]) -> np.ndarray:
+    """The elements of a heap's options (each a tuple of smaller heaps) in mono."""
+    if not options:
+        return np.zeros(0, dtype=np.int64)
+    width = max(len(left) for left in options)
+    heaps = np.array([[phi[h] for h in left] + [-1] * (width - len(left)) for left in options],
+                     dtype=np.int64).reshape(len(options), width)
+    e = np.zeros(len(options), dtype=np.int64)
+    for j in range(width):
+        has = heaps[:, j] >= 0
+        e[has] = mono.product(e[has], heaps[has, j])
+    return np.unique(e)
 
 
 def mex_guesses(cand: Candidate, t: np.ndarray) -> list[int]:
@@ -126,14 +163,13 @@ class _Search:
         self.rounds = 0
         self.states = 0
 
-    def opts(self, cand: Candidate) -> dict[int, np.ndarray]:
-        return {h: option_elements(cand, self.options[h]) for h in self.gens}
+    def opts(self, mono: Candidate | Factored, phi: Sequence[int]) -> dict[int, np.ndarray]:
+        return {h: option_elements(mono, phi, self.options[h]) for h in self.gens}
 
     def failure(self, cand: Candidate, p_check: bool = True) -> Word | None:
-        """The lex-least wrong position the checks find (the N-check's is the one with the
-        fewest heaps), or None when cand is proved."""
+        """The lex-least wrong position the checks find, or None when cand is proved."""
         self.rounds += 1
-        opts = self.opts(cand)
+        opts = self.opts(cand, cand.phi)
         bad_p = None
         if p_check:
             words = lex_least(cand.mul, cand.phi, self.gens)
@@ -147,12 +183,14 @@ class _Search:
             return bad_n
         return bad_p
 
-    def calibrated(self, mul: np.ndarray, phi: list[int]) -> Candidate:
-        """P read off (mul, phi) by the lex-least positions, then reduced."""
+    def calibrated(self, mono: Factored, phi: list[int]) -> Candidate:
+        """P read off (mono, phi) by the lex-least positions, then reduced."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise GiveUp("time limit reached")
-        p = mark_p(mul, phi, self.gens, self.opts(Candidate(mul, np.zeros(0, bool), phi)))
-        return reduce_candidate(Candidate(mul, p, phi), self.gens)
+        if self.interrupt is not None:
+            self.interrupt()
+        p = mark_p(mono.sub, phi, self.gens, self.opts(mono, phi), mono.cycles)
+        return _reduce(mono, p, phi, self.gens)
 
     def recalibrate(self, cand: Candidate, bad: Word) -> Candidate:
         """A candidate that says the wrong position bad right: the heaps in it freed, the
@@ -167,11 +205,10 @@ class _Search:
                     index = max(_index(cand.mul, cand.phi[h]), exps[h] - 1)
                     cycles.append((index, max(2, 2 * int((index - 4) / 2))))
                 built = _freed(cand, self.gens, free, cycles,
-                               min(64 * self.max_order, MAX_TABLE))
+                               min(64 * self.max_order, MAX_UNREDUCED))
                 if built is None:
                     continue
-                mul, phi = built
-                trial = self.calibrated(mul, phi)
+                trial = self.calibrated(*built)
                 if trial.order > self.max_order:
                     continue
                 if trial.p[trial.element(bad, self.gens)] == should_p:
@@ -196,17 +233,13 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
     search = _Search(n, options, deadline, max_order, interrupt)
     # 1. the mex interpolation: heap n pretends to be an element of Q_{n-1}; the guesses
     #    pass the P-check by construction (Q_{n-1} passed it for the other heaps)
-    for guess in mex_guesses(q, option_elements(q, options[n])):
+    for guess in mex_guesses(q, option_elements(q, q.phi, options[n])):
         cand = Candidate(q.mul, q.p, q.phi + [guess])
         if search.failure(cand, p_check=False) is None:
             return reduce_candidate(cand, search.gens), Growth("old", search.rounds,
                                                                search.states)
     # 2. a new generator xi beside Q_{n-1}, xi^4 = xi^2; 3. recalibrated while wrong
-    if 4 * q.order > MAX_TABLE:
-        raise GiveUp(f"a candidate of order {4 * q.order} exceeds the table limit "
-                     f"({MAX_TABLE} elements)")
-    mul, phi = _product(q.mul, [(2, 2)]), q.phi + [q.order]
-    cand = search.calibrated(mul, phi)
+    cand = search.calibrated(Factored(q.mul, [(2, 2)]), q.phi + [q.order])
     last: tuple[Candidate, Word] | None = None
     try:
         for _ in range(MAX_RECALIBRATIONS):
@@ -243,33 +276,14 @@ def _index(mul: np.ndarray, x: int) -> int:
         seen.append(e)
 
 
-def _cyclic(index: int, period: int) -> np.ndarray:
-    """The cyclic monoid <xi | xi^(index + period) = xi^index>."""
-    size = index + period
-    s = np.add.outer(np.arange(size), np.arange(size))
-    return np.where(s < size, s, index + (s - index) % period)
-
-
-def _product(mul: np.ndarray, cycles: Sequence[tuple[int, int]]) -> np.ndarray:
-    """mul times a cyclic monoid for each (index, period); element a + m * k is a times the
-    k-th power of the first cycle's generator (and so on for the next)."""
-    mul = mul.astype(np.int32)
-    for index, period in cycles:
-        m = mul.shape[0]
-        c = _cyclic(index, period).astype(np.int32)
-        k = c.shape[0]
-        mul = (c[:, None, :, None] * np.int32(m) + mul[None, :, None, :]).reshape(m * k, m * k)
-    return mul
-
-
-def _reached(mul: np.ndarray, elems: Sequence[int]) -> np.ndarray:
+def _reached(mono: Candidate | Factored, elems: Sequence[int]) -> np.ndarray:
     """The elements generated by elems (0 first), as an array."""
     gen = np.unique(np.asarray(elems, dtype=np.int64))
-    seen = np.zeros(mul.shape[0], dtype=bool)
+    seen = np.zeros(mono.order, dtype=bool)
     seen[0] = True
     frontier = np.zeros(1, dtype=np.int64)
     while len(frontier):
-        nxt = np.unique(mul[np.ix_(frontier, gen)])
+        nxt = np.unique(mono.product(frontier[:, None], gen[None, :]))
         frontier = nxt[~seen[nxt]]
         seen[frontier] = True
     return np.flatnonzero(seen)
@@ -277,17 +291,16 @@ def _reached(mul: np.ndarray, elems: Sequence[int]) -> np.ndarray:
 
 def _freed(cand: Candidate, gens: Sequence[int], free: Sequence[int],
            cycles: Sequence[tuple[int, int]], limit: int
-           ) -> tuple[np.ndarray, list[int]] | None:
+           ) -> tuple[Factored, list[int]] | None:
     """What the heaps outside free generate in cand, times a cycle for each freed heap;
-    the pretending function on it.  None when it would have more than limit elements (it
-    is not built then)."""
+    the pretending function on it.  None when it would have more than limit elements."""
     keep = [h for h in gens if h not in free]
-    elems = _reached(cand.mul, [cand.phi[h] for h in keep])
+    elems = _reached(cand, [cand.phi[h] for h in keep])
     if len(elems) * int(np.prod([i + per for i, per in cycles])) > limit:
         return None
     lookup = np.full(cand.order, -1, dtype=np.int64)
     lookup[elems] = np.arange(len(elems))
-    mul = _product(lookup[cand.mul[np.ix_(elems, elems)]], cycles)
+    sub = lookup[cand.mul[np.ix_(elems, elems)]].astype(np.int32)
     phi = [0] * len(cand.phi)
     for h in keep:
         phi[h] = int(lookup[cand.phi[h]])
@@ -295,20 +308,24 @@ def _freed(cand: Candidate, gens: Sequence[int], free: Sequence[int],
     for h, (i, per) in zip(free, cycles):
         phi[h] = stride
         stride *= i + per
-    return mul, phi
+    return Factored(sub, list(cycles)), phi
 
 
 def reduce_candidate(cand: Candidate, gens: Sequence[int]) -> Candidate:
     """The candidate's elements reached from the heaps, modulo indistinguishability
     (x ~ y when xz in P <=> yz in P for every z): for a proved candidate, the misère
     quotient."""
-    reach = _reached(cand.mul, [cand.phi[h] for h in gens])
-    lookup = np.full(cand.order, -1, dtype=np.int64)
+    return _reduce(cand, cand.p, cand.phi, gens)
+
+
+def _reduce(mono: Candidate | Factored, p: np.ndarray, phi: Sequence[int],
+            gens: Sequence[int]) -> Candidate:
+    reach = _reached(mono, [phi[h] for h in gens])
+    lookup = np.full(mono.order, -1, dtype=np.int64)
     lookup[reach] = np.arange(len(reach))
-    heaps = np.array([cand.phi[h] for h in gens], dtype=np.int64)
-    delta = lookup[cand.mul[np.ix_(reach, heaps)].T]
-    return _minimise(delta.reshape(len(gens), len(reach)), cand.p[reach], gens,
-                     len(cand.phi))
+    heaps = np.array([phi[h] for h in gens], dtype=np.int64)
+    delta = lookup[mono.product(heaps[:, None], reach[None, :])]
+    return _minimise(delta.reshape(len(gens), len(reach)), p[reach], gens, len(phi))
 
 
 def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps: int

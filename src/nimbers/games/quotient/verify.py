@@ -110,22 +110,26 @@ def _csr(gens: Sequence[int], opts: dict[int, np.ndarray]) -> tuple[np.ndarray, 
 
 
 def mark_p(mul: np.ndarray, phi: Sequence[int], gens: Sequence[int],
-           opts: dict[int, np.ndarray]) -> np.ndarray:
-    """P read off the monoid: each element takes the outcome of its lex-least position,
-    whose options (elements met earlier) are already marked; opts[h] are the elements of
-    heap h's options in this monoid.  Elements the heaps do not reach stay out of P.
-    (The loop is the C core's, csrc/core/quotient.c.)"""
-    return _walk(mul, phi, gens, opts)[0]
+           opts: dict[int, np.ndarray], cycles: Sequence[tuple[int, int]] = ()
+           ) -> np.ndarray:
+    """P read off the monoid (the table mul times the cyclic monoids of cycles, each
+    (index, period): see Factored in :mod:`.build`): each element takes the outcome of its
+    lex-least position, whose options (elements met earlier) are already marked; opts[h]
+    are the elements of heap h's options in this monoid.  Elements the heaps do not reach
+    stay out of P.  (The loop is the C core's, csrc/core/quotient.c.)"""
+    return _walk(mul, phi, gens, opts, cycles)[0]
 
 
 def _walk(mul: np.ndarray, phi: Sequence[int], gens: Sequence[int],
-          opts: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+          opts: dict[int, np.ndarray], cycles: Sequence[tuple[int, int]] = ()
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """P read off, and the lex-least positions: (p, parent, via, order) as the C core's
     mq_mark_p gives them."""
     start, flat = _csr(gens, opts)
     g = np.array([phi[h] for h in gens], dtype=np.int32)
+    cyc = np.array(cycles, dtype=np.int32).reshape(len(cycles), 2)
     p, parent, via, order = _core.quotient_mark_p(np.ascontiguousarray(mul, dtype=np.int32),
-                                                  g, start, flat)
+                                                  cyc, g, start, flat)
     return (np.frombuffer(p, dtype=np.uint8).astype(bool),
             np.frombuffer(parent, dtype=np.int32), np.frombuffer(via, dtype=np.int32),
             np.frombuffer(order, dtype=np.int32))
