@@ -64,6 +64,10 @@ def octals(limit: float, peer: str | None) -> None:
 
 def dawson(seconds: float, max_order: int, peer: str | None) -> None:
     t = time.thread_time()
+    q = misere_quotient(octal_game("0.07"), 30)
+    print(f"0.07: Q_30 of order {q.order} (proved: {q.proved}) in "
+          f"{time.thread_time() - t:.2f} CPU s")
+    t = time.thread_time()
     q = misere_quotient(octal_game("0.07"), 60, time_limit=seconds, max_order=max_order)
     dt = time.thread_time() - t
     print(f"0.07: Q_{q.max_heap} proved, order {q.order}, in {dt:.1f} CPU s; orders "

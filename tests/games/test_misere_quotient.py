@@ -172,6 +172,32 @@ def test_gave_up_says_where():
     assert q.max_heap < 12 and len(q.orders) == q.max_heap
 
 
+@pytest.mark.parametrize("bad", ["table", "generator", "option", "starts", "cycle"])
+def test_core_loops_refuse_out_of_range_input(bad):
+    import numpy as np
+
+    from nimbers import _core
+    mul = np.array([[0, 1], [1, 0]], dtype=np.int32)
+    cycles = np.zeros((0, 2), dtype=np.int32)
+    gen, start, opt = (np.array([1], dtype=np.int32), np.array([0, 1], dtype=np.int64),
+                       np.array([0], dtype=np.int32))
+    if bad == "table":
+        mul[1, 1] = 5
+    elif bad == "generator":
+        gen[0] = 2
+    elif bad == "option":
+        opt[0] = -1
+    elif bad == "starts":
+        start[1] = 7
+    else:
+        cycles = np.array([[1, 0]], dtype=np.int32)
+    with pytest.raises(ValueError):
+        _core.quotient_mark_p(mul, cycles, gen, start, opt)
+    if bad != "cycle":
+        with pytest.raises(ValueError):
+            _core.quotient_n_failure(mul, np.zeros(2, dtype=np.uint8), gen, start, opt, 100)
+
+
 # ---- saving -------------------------------------------------------------------------------
 
 def test_save_load_round_trip(tmp_path):
