@@ -190,7 +190,7 @@ class _Search:
         if self.interrupt is not None:
             self.interrupt()
         p = mark_p(mono.sub, phi, self.gens, self.opts(mono, phi), mono.cycles)
-        return _reduce(mono, p, phi, self.gens)
+        return _reduce(mono, p, phi, self.gens, self.max_order)
 
     def recalibrate(self, cand: Candidate, bad: Word) -> Candidate:
         """A candidate that says the wrong position bad right: the heaps in it freed, the
@@ -208,8 +208,9 @@ class _Search:
                                min(64 * self.max_order, MAX_UNREDUCED))
                 if built is None:
                     continue
-                trial = self.calibrated(*built)
-                if trial.order > self.max_order:
+                try:
+                    trial = self.calibrated(*built)
+                except _TooLarge:
                     continue
                 if trial.p[trial.element(bad, self.gens)] == should_p:
                     return trial
@@ -318,23 +319,28 @@ def reduce_candidate(cand: Candidate, gens: Sequence[int]) -> Candidate:
     return _reduce(cand, cand.p, cand.phi, gens)
 
 
+class _TooLarge(GiveUp):
+    """A reduced candidate would have more elements than allowed."""
+
+
 def _reduce(mono: Candidate | Factored, p: np.ndarray, phi: Sequence[int],
-            gens: Sequence[int]) -> Candidate:
+            gens: Sequence[int], limit: int | None = None) -> Candidate:
     reach = _reached(mono, [phi[h] for h in gens])
     lookup = np.full(mono.order, -1, dtype=np.int64)
     lookup[reach] = np.arange(len(reach))
     heaps = np.array([phi[h] for h in gens], dtype=np.int64)
     delta = lookup[mono.product(heaps[:, None], reach[None, :])]
-    return _minimise(delta.reshape(len(gens), len(reach)), p[reach], gens, len(phi))
+    return _minimise(delta.reshape(len(gens), len(reach)), p[reach], gens, len(phi), limit)
 
 
-def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps: int
-              ) -> Candidate:
+def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps: int,
+              limit: int | None = None) -> Candidate:
     """Moore's partition refinement of the automaton (start state 0, transitions delta[i]
     for heaps[i], output out), then its classes as a commutative monoid, numbered in the
     order a breadth-first search over the heaps meets them."""
-    cls = out.astype(np.int64)
-    count = len(np.unique(cls))
+    _, cls = np.unique(out, return_inverse=True)
+    cls = cls.reshape(-1).astype(np.int64)
+    count = int(cls.max()) + 1
     while True:
         before = count
         for row in delta:       # split each class by where one heap takes its states
@@ -343,24 +349,35 @@ def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps:
             count = int(cls.max()) + 1
         if count == before:
             break
+    if limit is not None and count > limit:
+        raise _TooLarge(f"a candidate of order {count} exceeds max_order={limit}")
     # the class automaton; classes renumbered in breadth-first order, each reached from an
     # earlier one (parent) by one heap (step): then column b of the table is column
     # parent[b] moved by that heap
     d = np.zeros((len(heaps), count), dtype=np.int64)
     d[:, cls] = cls[delta]
+    # (level by level: within a level, in the order of (class met, heap), as a queue would)
     label = np.full(count, -1, dtype=np.int64)
     label[cls[0]] = 0
-    queue = [int(cls[0])]
-    parent, step = [0], [0]
-    for c in queue:
-        for i in range(len(heaps)):
-            e = int(d[i, c])
-            if label[e] < 0:
-                label[e] = len(queue)
-                queue.append(e)
-                parent.append(int(label[c]))
-                step.append(i)
-    d = label[d[:, queue]]
+    queue = [np.array([cls[0]], dtype=np.int64)]
+    parents, steps = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    met = 1
+    frontier = queue[0]
+    while len(frontier):
+        reached = d[:, frontier].T.ravel()              # class c's heaps, c in order
+        fresh, first = np.unique(reached, return_index=True)
+        keep = label[fresh] < 0
+        fresh, first = fresh[keep], first[keep]
+        order = np.argsort(first, kind="stable")
+        frontier, first = fresh[order], first[order]
+        label[frontier] = np.arange(met, met + len(frontier))
+        met += len(frontier)
+        queue.append(frontier)
+        parents.append(label[queue[-2][first // len(heaps)]])
+        steps.append(first % len(heaps))
+    flat = np.concatenate(queue)
+    parent, step = np.concatenate(parents).tolist(), np.concatenate(steps).tolist()
+    d = label[d[:, flat]]
     mul = np.zeros((count, count), dtype=np.int64)
     mul[:, 0] = np.arange(count)
     for b in range(1, count):
