@@ -376,3 +376,73 @@ done:
     free(fs);
     return status;
 }
+
+/* ---- mq_refine ------------------------------------------------------------------------- */
+
+/* Numbers the pairs (a[s], b[via[s]]) (b[s] when via is NULL) in order of first appearance
+ * into next[s]; returns the number of distinct pairs.  keys/vals: a table of 2^bits slots,
+ * 2^bits >= 2n. */
+static size_t number_pairs(const int32_t *a, const int32_t *b, const int32_t *via, size_t n,
+                           int32_t *next, uint64_t *keys, int32_t *vals, unsigned bits)
+{
+    size_t mask = ((size_t)1 << bits) - 1, labels = 0;
+    memset(keys, 0xff, (mask + 1) * sizeof(uint64_t));
+    for (size_t s = 0; s < n; s++) {
+        uint64_t key = (uint64_t)(uint32_t)a[s] << 32 | (uint32_t)b[via ? (size_t)via[s] : s];
+        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits)) & mask;
+        while (keys[h] != ~(uint64_t)0 && keys[h] != key)
+            h = (h + 1) & mask;
+        if (keys[h] != key) {
+            keys[h] = key;
+            vals[h] = (int32_t)labels++;
+        }
+        next[s] = vals[h];
+    }
+    return labels;
+}
+
+int mq_refine(const int32_t *delta, size_t ng, size_t n, const uint8_t *out, int32_t *cls,
+              size_t *count, const nc_poll *poll)
+{
+    *count = 0;
+    if (n == 0 || n > (size_t)INT32_MAX)
+        return NC_BADARG;
+    for (size_t i = 0; i < ng * n; i++)
+        if (delta[i] < 0 || (size_t)delta[i] >= n)
+            return NC_BADARG;
+    unsigned bits = 1;
+    while (((size_t)1 << bits) < 2 * n)
+        bits++;
+    uint64_t *keys = (uint64_t *)malloc(((size_t)1 << bits) * sizeof(uint64_t));
+    int32_t *vals = (int32_t *)malloc(((size_t)1 << bits) * sizeof(int32_t));
+    int32_t *tmp = (int32_t *)malloc(n * sizeof(int32_t));
+    int32_t *zero = (int32_t *)calloc(n, sizeof(int32_t));
+    int status = NC_OK;
+    if (!keys || !vals || !tmp || !zero) {
+        status = NC_NOMEM;
+        goto done;
+    }
+    for (size_t s = 0; s < n; s++)
+        tmp[s] = out[s] ? 1 : 0;
+    size_t labels = number_pairs(tmp, zero, NULL, n, cls, keys, vals, bits);
+    for (;;) {
+        size_t before = labels;
+        for (size_t i = 0; i < ng; i++) {         /* split each class by where letter i goes */
+            if (nc_should_stop(poll)) {
+                status = NC_STOPPED;
+                goto done;
+            }
+            labels = number_pairs(cls, cls, delta + i * n, n, tmp, keys, vals, bits);
+            memcpy(cls, tmp, n * sizeof(int32_t));
+        }
+        if (labels == before)
+            break;
+    }
+    *count = labels;
+done:
+    free(keys);
+    free(vals);
+    free(tmp);
+    free(zero);
+    return status;
+}

@@ -54,4 +54,12 @@ int mq_n_failure(const int32_t *mul, size_t m, const uint8_t *p, const int32_t *
                  size_t max_states,
                  uint32_t *exps, int *found, size_t *states, const nc_poll *poll);
 
+/* Moore's partition refinement of an automaton of n states: delta[i * n + s] is where letter
+ * i (of ng) takes state s, out[s] its output.  On NC_OK, cls[s] is the class of s (classes
+ * numbered 0 .. *count - 1 in order of first appearance): two states share a class exactly
+ * when every word leads them to states of the same output.  NC_NOMEM, NC_STOPPED,
+ * NC_BADARG (a target out of range, or n past 2^31). */
+int mq_refine(const int32_t *delta, size_t ng, size_t n, const uint8_t *out, int32_t *cls,
+              size_t *count, const nc_poll *poll);
+
 #endif

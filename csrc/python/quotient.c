@@ -9,6 +9,8 @@
  * quotient_n_failure(mul, p, gen, opt_start, opt, max_states)
  *     -> (found, exponents tuple, states): found 1 (a failure, its exponents), 0 (none) or
  *        -1 (more than max_states states).
+ * quotient_refine(delta, out) -> (classes as native int32 bytes, count): Moore's partition
+ *     refinement of the automaton delta (int32 (letters, n)) with outputs out (uint8/bool).
  * mul: a C-contiguous int32 array (m, m); p: uint8 or bool (m,); gen: int32 (ng,);
  * opt_start: int64 (ng + 1,); opt: int32.  Both run with the GIL released, Ctrl-C polled.
  */
@@ -240,6 +242,53 @@ static PyObject *py_n_failure(PyObject *mod, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(iNn)", found, word, (Py_ssize_t)states);
 }
 
+static PyObject *py_refine(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "quotient_refine(delta, out)");
+        return NULL;
+    }
+    Py_buffer delta, out;
+    if (get_array(args[0], &delta, 2, 4, "il", "delta") < 0)
+        return NULL;
+    if (get_array(args[1], &out, 1, 1, "B?", "out") < 0) {
+        PyBuffer_Release(&delta);
+        return NULL;
+    }
+    size_t ng = (size_t)delta.shape[0], n = (size_t)delta.shape[1];
+    if ((size_t)out.shape[0] != n || n == 0 || n > (size_t)INT32_MAX) {
+        PyBuffer_Release(&delta);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "delta must be (letters, n) and out (n,), n >= 1");
+        return NULL;
+    }
+    PyObject *cls = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n * 4);
+    if (!cls) {
+        PyBuffer_Release(&delta);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    nc_poll poll = nb_signal_poll();
+    int status;
+    size_t count = 0;
+    Py_BEGIN_ALLOW_THREADS
+    status = mq_refine((const int32_t *)delta.buf, ng, n, (const uint8_t *)out.buf,
+                       (int32_t *)PyBytes_AS_STRING(cls), &count, &poll);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&delta);
+    PyBuffer_Release(&out);
+    if (status != NC_OK) {
+        Py_DECREF(cls);
+        if (status == NC_BADARG) {
+            PyErr_SetString(PyExc_ValueError, "quotient_refine: a target out of range");
+            return NULL;
+        }
+        return nb_status_error(status);
+    }
+    return Py_BuildValue("(Nn)", cls, (Py_ssize_t)count);
+}
+
 static PyMethodDef quotient_methods[] = {
     {"quotient_mark_p", (PyCFunction)(void (*)(void))py_mark_p, METH_FASTCALL,
      "quotient_mark_p(mul, cycles, gen, opt_start, opt) -> (p, parent, via, order): the "
@@ -247,6 +296,9 @@ static PyMethodDef quotient_methods[] = {
     {"quotient_n_failure", (PyCFunction)(void (*)(void))py_n_failure, METH_FASTCALL,
      "quotient_n_failure(mul, p, gen, opt_start, opt, max_states) -> (found, exponents, "
      "states): the lex-least N-failure (csrc/core/quotient.h)"},
+    {"quotient_refine", (PyCFunction)(void (*)(void))py_refine, METH_FASTCALL,
+     "quotient_refine(delta, out) -> (classes, count): Moore's partition refinement "
+     "(csrc/core/quotient.h)"},
     {NULL, NULL, 0, NULL},
 };
 

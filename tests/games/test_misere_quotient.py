@@ -196,6 +196,10 @@ def test_core_loops_refuse_out_of_range_input(bad):
     if bad != "cycle":
         with pytest.raises(ValueError):
             _core.quotient_n_failure(mul, np.zeros(2, dtype=np.uint8), gen, start, opt, 100)
+    if bad in ("table", "generator"):
+        delta = mul if bad == "table" else gen[None, :].repeat(2, axis=1)
+        with pytest.raises(ValueError):
+            _core.quotient_refine(delta, np.zeros(2, dtype=np.uint8))
 
 
 # ---- saving -------------------------------------------------------------------------------

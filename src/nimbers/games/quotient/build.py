@@ -41,7 +41,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .verify import (GiveUp, Word, certified_lower_bound, lex_least, mark_p, n_failure,
-                     p_failure)
+                     p_failure, refine)
 
 __all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "prove"]
 
@@ -338,17 +338,7 @@ def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps:
     """Moore's partition refinement of the automaton (start state 0, transitions delta[i]
     for heaps[i], output out), then its classes as a commutative monoid, numbered in the
     order a breadth-first search over the heaps meets them."""
-    _, cls = np.unique(out, return_inverse=True)
-    cls = cls.reshape(-1).astype(np.int64)
-    count = int(cls.max()) + 1
-    while True:
-        before = count
-        for row in delta:       # split each class by where one heap takes its states
-            _, cls = np.unique(cls * count + cls[row], return_inverse=True)
-            cls = cls.reshape(-1)
-            count = int(cls.max()) + 1
-        if count == before:
-            break
+    cls, count = refine(delta, out)
     if limit is not None and count > limit:
         raise _TooLarge(f"a candidate of order {count} exceeds max_order={limit}")
     # the class automaton; classes renumbered in breadth-first order, each reached from an

@@ -36,7 +36,7 @@ import numpy as np
 from ... import _core
 
 __all__ = ["Word", "lex_least", "mark_p", "p_failure", "n_failure", "minimal_heaps",
-           "certified_lower_bound"]
+           "certified_lower_bound", "refine"]
 
 #: a position as the exponents of the heaps with a move, largest heap first
 Word = tuple[int, ...]
@@ -99,6 +99,15 @@ def minimal_heaps(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequ
         if not any(phi[k] == phi[h] and not (reach[k] & ~reach[h]).any() for k in keep):
             keep.append(h)
     return keep
+
+
+def refine(delta: np.ndarray, out: np.ndarray) -> tuple[np.ndarray, int]:
+    """Moore's partition refinement of an automaton (delta[i, s]: where heap i takes state
+    s; out[s]: its output): each state's class, and the number of classes.  (The C core's,
+    csrc/core/quotient.c.)"""
+    cls, count = _core.quotient_refine(np.ascontiguousarray(delta, dtype=np.int32),
+                                       np.ascontiguousarray(out, dtype=np.uint8))
+    return np.frombuffer(cls, dtype=np.int32).astype(np.int64), count
 
 
 def _csr(gens: Sequence[int], opts: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
