@@ -24,6 +24,10 @@ N-check over positions pruned by their sets of option elements), in our own form
 The positions are ordered as MisereSolver orders its words: by the number of the largest
 heap first, then the next; the first position of each element in that order (its lex-least
 word) is where mark_p reads the element's outcome, from options that come earlier.
+
+Also here: refine (Moore's partition refinement, the reduction's loop) and
+certified_lower_bound (how many classes a wrong candidate still proves).  The loops are the
+C core's (csrc/core/quotient.c).
 """
 
 from __future__ import annotations
