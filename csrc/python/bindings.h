@@ -9,6 +9,7 @@
  *   games.c     the heap and coin-turning engines
  *   quadratic.c solve_quadratic64, x^2 + b x = c below 2^64 in one call
  *   frontier.c  the frontier engine for long heap-game runs
+ *   quotient.c  the misère quotient construction's loops
  *   signals.c   the stop request (Ctrl-C) polled by the core's long loops
  * The arithmetic itself lives in csrc/core/ and never sees Python.
  */
@@ -80,5 +81,6 @@ int nb_add_logtable(PyObject *module);
 int nb_add_games(PyObject *module);
 int nb_add_quadratic(PyObject *module);
 int nb_add_frontier(PyObject *module);
+int nb_add_quotient(PyObject *module);
 
 #endif

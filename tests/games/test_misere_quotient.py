@@ -124,6 +124,25 @@ def test_dawsons_kayles_against_oracle():
     check_against_oracle(q, lambda h: octal_options("0.07", h), 3, 2)
 
 
+def test_dawsons_kayles_q30_is_siegels_360():
+    q = misere_quotient(octal_game("0.07"), 30)
+    assert q.proved and q.order == DATA["dawson_q30_order"]
+    losing = make_outcome(lambda h: octal_options("0.07", h))
+    for x in [(30,), (30, 1), (28, 2), (25, 4, 1), (20, 9, 1), (14, 12, 3)]:
+        assert q.is_losing(list(x)) == losing(x), x
+
+
+@pytest.mark.parametrize("code", sorted(DATA["computed_q12"]["orders"]))
+def test_large_two_digit_quotients(code):
+    """The codes whose Q_12 the heap-by-heap search used to give up on: proved, with the
+    order found before, and right on every sum of up to three heaps (brute force)."""
+    q = misere_quotient(octal_game(code), 12)
+    assert q.proved and q.order == DATA["computed_q12"]["orders"][code]
+    losing = make_outcome(lambda h: octal_options(code, h))
+    for x in positions(12, 3):
+        assert q.is_losing(list(x)) == losing(x), x
+
+
 # ---- answers ------------------------------------------------------------------------------
 
 def test_winning_moves_against_brute_force():
@@ -151,6 +170,36 @@ def test_gave_up_says_where():
     q = misere_quotient(octal_game("0.77"), 12, max_order=6)
     assert not q.proved and "max_order" in (q.gave_up or "")
     assert q.max_heap < 12 and len(q.orders) == q.max_heap
+
+
+@pytest.mark.parametrize("bad", ["table", "generator", "option", "starts", "cycle"])
+def test_core_loops_refuse_out_of_range_input(bad):
+    import numpy as np
+
+    from nimbers import _core
+    mul = np.array([[0, 1], [1, 0]], dtype=np.int32)
+    cycles = np.zeros((0, 2), dtype=np.int32)
+    gen, start, opt = (np.array([1], dtype=np.int32), np.array([0, 1], dtype=np.int64),
+                       np.array([0], dtype=np.int32))
+    if bad == "table":
+        mul[1, 1] = 5
+    elif bad == "generator":
+        gen[0] = 2
+    elif bad == "option":
+        opt[0] = -1
+    elif bad == "starts":
+        start[1] = 7
+    else:
+        cycles = np.array([[1, 0]], dtype=np.int32)
+    with pytest.raises(ValueError):
+        _core.quotient_mark_p(mul, cycles, gen, start, opt)
+    if bad != "cycle":
+        with pytest.raises(ValueError):
+            _core.quotient_n_failure(mul, np.zeros(2, dtype=np.uint8), gen, start, opt, 100)
+    if bad in ("table", "generator"):
+        delta = mul if bad == "table" else gen[None, :].repeat(2, axis=1)
+        with pytest.raises(ValueError):
+            _core.quotient_refine(delta, np.zeros(2, dtype=np.uint8))
 
 
 # ---- saving -------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """Misère quotients of heap games (Plambeck; Plambeck and Siegel): the monoid that answers
 the misère outcome of every sum of heaps of size at most n at once.
 
-* :mod:`.build` -- the construction, heap by heap, with its proof (the method of
-  A. Siegel's MisereSolver, in our own formulation);
+* :mod:`.build` -- the construction, heap by heap (the method of A. Siegel's
+  MisereSolver, in our own formulation);
+* :mod:`.verify` -- the checks that prove a candidate, and P read off a candidate (their
+  loops in the C core, csrc/core/quotient.c);
 * :mod:`.monoid` -- :class:`MisereQuotient`, the result as a value (table, P-portion,
   pretending function, presentation, JSON);
 * :mod:`.command` -- ``nimbers heap CODE --quotient N``.
@@ -36,8 +38,9 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     """The misère quotient Q_n of a heap game for heaps of size at most max_heap.
 
     Heap n is added to the proved Q_{n-1} by the mex interpolation (it pretends to be an
-    element already there), else as a new generator, else by splitting classes; each
-    candidate is proved on every position at once by a finite automaton (see :mod:`.build`).
+    element already there), else as a new generator, recalibrated at the lex-least wrong
+    position until the checks of :mod:`.verify` prove it (A. Siegel's MisereSolver; see
+    :mod:`.build`).
     Plambeck, "Taming the wild in impartial combinatorial games", INTEGERS 5 (2005) G05;
     Plambeck and Siegel, "Misère quotients for impartial games", JCTA 115 (2008).
 
@@ -48,7 +51,7 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     max_heap : int
         n: the largest heap.
     max_order : int
-        The largest candidate the search may build.
+        The largest candidate (reduced) the search may keep.
     time_limit : float, optional
         Seconds.
 
@@ -113,7 +116,7 @@ def _heap_moves_of(game: Any) -> Any:
 def proves(q: MisereQuotient, game: Any) -> bool:
     """True when q says the misère outcome of every position of game's heaps up to
     q.max_heap (its P-portion and pretending function checked on every position at once by
-    the automaton of :mod:`.build`): what a loaded quotient must pass before it answers.
+    the checks of :mod:`.verify`): what a loaded quotient must pass before it answers.
 
     >>> from nimbers.games import octal_game
     >>> q = misere_quotient(octal_game("0.75"), 8)

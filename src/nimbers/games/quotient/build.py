@@ -8,29 +8,26 @@ x == y  <=>  o-(x + z) = o-(y + z) for every z in A_n, with its P-portion (the c
 misère P-positions).  It is a bipartite monoid (Q, P) with a map, the pretending function,
 from heaps to Q.
 
-How it is found here (the method of A. Siegel's MisereSolver, in our own formulation):
+How Q_n is found from the proved Q_{n-1} (the method of A. Siegel's MisereSolver, in our
+own formulation):
 
-* Q_{n-1} is known and proved.  Heap n's options are sums of smaller heaps, so their
-  elements T in Q_{n-1} are known.  The first guess for heap n is the mex interpolation: an
-  element x of Q_{n-1} that behaves against every z as a game with options T would have to
-  (xz in P only when no tz is in P, and x alone in P exactly when no t is).
-* A candidate (Q, P, phi) is tested on every position at once by a finite automaton.  The
-  state of a position X is (Phi(X), W(X)) with W(X) = {z in Q : some option X' of X has
-  Phi(X') z in P}; adding a heap h to X gives
-  W(X + h) = {z : Phi(X) t z in P for some t in T_h}  |  {z : phi(h) z in W(X)},
-  so the states reachable from the empty position are found by a breadth-first search.
-  The candidate is *proved* exactly when every reachable state has Phi(X) in P <=> (X has
-  a move and 1 is not in W(X)): then, by induction over the positions, Phi(X) in P says the outcome of every X in
-  A_n (a P-position is one whose options are all N-positions), and the quotient is the
-  candidate reduced by indistinguishability (the minimisation below).
-* When a state disagrees, the candidate is recalibrated: the automaton, with each state's
-  outcome computed from its options (1 not in W), is minimised (Moore's partition
-  refinement), and its classes, which form a commutative monoid because adding heaps
-  commutes, are the next candidate.  Each round is right on every position one move deeper
-  than the last, and a proved candidate is a fixed point; classes of Q_{n-1} that heap n
-  tells apart split on the way.
+1. **The mex interpolation.**  Heap n's options are sums of smaller heaps, so their elements
+   T in Q_{n-1} are known.  Heap n may pretend to be an element x of Q_{n-1} that behaves
+   against every z as a game with options T would (xz in P only when no tz is in P, and x
+   alone in P exactly when no t is); each such x is tried, and the first that passes the
+   checks of :mod:`.verify` makes Q_n = Q_{n-1}.
+2. **A new generator.**  Otherwise heap n becomes a new element xi beside Q_{n-1}, in
+   Q_{n-1} x <xi | xi^4 = xi^2>, whose P-portion is read off its lex-least positions
+   (:func:`.verify.mark_p`) and which is reduced (indistinguishable elements merged).
+3. **Recalibration.**  While the checks find a wrong position (the lex-least one), the heaps
+   in it are freed, one, then two, ...: each becomes a cyclic generator of its own (index at
+   least its exponent in the wrong position), beside what the other heaps generate; P is
+   read off again and the candidate reduced, until one says the wrong position right.
+   Classes of Q_{n-1} that heap n tells apart split this way.
 
-The search gives up (and says so) when a candidate outgrows max_order, when the automaton
+Every answer passes both checks of :mod:`.verify`, which together prove that the candidate
+says the misère outcome of every position of heaps up to n; reduced, it is the quotient.
+The search gives up (and says so) when a candidate outgrows max_order, when a check
 outgrows its state cap, or at the time limit; what was proved by then is kept.
 """
 
@@ -38,14 +35,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Callable, Sequence
 
 import numpy as np
 
+from .verify import (GiveUp, Word, certified_lower_bound, lex_least, mark_p, n_failure,
+                     p_failure, refine)
+
 __all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "prove"]
 
-#: the most automaton states one round explores before the search gives up
-MAX_STATES = 400_000
+#: recalibrations per heap before the search gives up
+MAX_RECALIBRATIONS = 500
+#: the most elements of an unreduced candidate (never tabulated: about 1 kB each at most
+#: while it is reduced)
+MAX_UNREDUCED = 1 << 19
 
 
 @dataclass
@@ -61,6 +65,47 @@ class Candidate:
     def order(self) -> int:
         return int(self.mul.shape[0])
 
+    def product(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The products of a and b (arrays, broadcast)."""
+        out: np.ndarray = self.mul[a, b].astype(np.int64)
+        return out
+
+    def element(self, word: Word, gens: Sequence[int]) -> int:
+        """The element of a position given as exponents of gens."""
+        e = 0
+        for h, k in zip(gens, word):
+            for _ in range(k):
+                e = int(self.mul[e, self.phi[h]])
+        return e
+
+
+@dataclass
+class Factored:
+    """A monoid too large to tabulate, for the candidates before reduction: the table sub
+    times the cyclic monoids <x | x^(i + p) = x^i> of cycles; element a + s (k1 + c1 (k2 +
+    ...)) (s the order of sub, c the size i + p of a cycle) is a times the k-th powers of
+    the cycles' generators."""
+
+    sub: np.ndarray
+    cycles: list[tuple[int, int]]
+
+    @property
+    def order(self) -> int:
+        return int(self.sub.shape[0]) * int(np.prod([i + p for i, p in self.cycles]))
+
+    def product(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The products of a and b (arrays, broadcast)."""
+        a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+        s = int(self.sub.shape[0])
+        out: np.ndarray = self.sub[a % s, b % s].astype(np.int64)
+        a, b, scale = a // s, b // s, s
+        for i, p in self.cycles:
+            c = i + p
+            k = a % c + b % c
+            out = out + np.where(k < c, k, i + (k - i) % p) * scale
+            a, b, scale = a // c, b // c, scale * c
+        return out
+
 
 def identity_candidate() -> Candidate:
     """Q_0: positions with no heap at all; the empty position is a misère N-position (the
@@ -69,44 +114,29 @@ def identity_candidate() -> Candidate:
 
 
 @dataclass
-class Round:
-    """One round over a candidate: proved, or the minimised automaton (the next
-    candidate); states: how many automaton states were explored."""
+class Growth:
+    """How heap n entered: "old" (it pretends to be an element already there, by the mex
+    interpolation) or "new" (a new generator, with recalibrations: classes may split);
+    rounds: checks run; states: the states of the last N-check."""
 
-    proved: bool
-    next: Candidate
+    how: str
+    rounds: int
     states: int
-    #: each state's element, and its outcome (True: P) computed from its options
-    elements: np.ndarray | None = None
-    outcome: np.ndarray | None = None
-    #: each state's parent state and the heap added to it (a word reaching the state)
-    parent: list[tuple[int, int]] | None = None
-    #: the fewest tokens of a position seen reaching each state
-    tokens: np.ndarray | None = None
-
-    def word(self, state: int) -> list[int]:
-        """The heaps of a position reaching state."""
-        assert self.parent is not None
-        out = []
-        while state > 0:
-            state, h = self.parent[state]
-            out.append(h)
-        return out
 
 
-class GiveUp(Exception):
-    """The search stopped at a bound; the message says which."""
-
-
-def option_elements(cand: Candidate, options: Sequence[Sequence[int]]) -> np.ndarray:
-    """The elements of a heap's options (each a tuple of smaller heaps) in cand."""
-    found = set()
-    for left in options:
-        e = 0
-        for h in left:
-            e = int(cand.mul[e, cand.phi[h]])
-        found.add(e)
-    return np.array(sorted(found), dtype=np.int64)
+def option_elements(mono: Candidate | Factored, phi: Sequence[int],
+                    options: Sequence[Sequence[int]]) -> np.ndarray:
+    """The elements of a heap's options (each a tuple of smaller heaps) in mono."""
+    if not options:
+        return np.zeros(0, dtype=np.int64)
+    width = max(len(left) for left in options)
+    heaps = np.array([[phi[h] for h in left] + [-1] * (width - len(left)) for left in options],
+                     dtype=np.int64).reshape(len(options), width)
+    e = np.zeros(len(options), dtype=np.int64)
+    for j in range(width):
+        has = heaps[:, j] >= 0
+        e[has] = mono.product(e[has], heaps[has, j])
+    return np.unique(e)
 
 
 def mex_guesses(cand: Candidate, t: np.ndarray) -> list[int]:
@@ -120,211 +150,72 @@ def mex_guesses(cand: Candidate, t: np.ndarray) -> list[int]:
     return [int(x) for x in np.flatnonzero(good)]
 
 
-def check_round(cand: Candidate, heaps: Sequence[int], options: Sequence[np.ndarray],
-                deadline: float | None, max_order: int,
-                interrupt: Callable[[], None] | None = None, minimise: bool = True,
-                refine: bool = False) -> Round:
-    """Explore the automaton of cand over heaps (generators), options[i] the option
-    elements of heaps[i]; prove cand or return the next candidate.
-
-    Raises
-    ------
-    GiveUp
-        the state cap, the time limit or max_order reached.
-    """
-    m = cand.order
-    pmat = cand.p[cand.mul]
-    phis = [cand.phi[h] for h in heaps]
-    # gain[i][x]: the z for which a move in the new heap i from a position of element x wins
-    gain = [pmat[cand.mul[:, opts]].any(axis=1) if len(opts) else np.zeros((m, m), dtype=bool)
-            for opts in options]
-    shift = [cand.mul[ph] for ph in phis]   # W -> {z : phi z in W} is W[shift]
-    xs: list[int] = [0]
-    ws: list[np.ndarray] = [np.zeros(m, dtype=bool)]
-    index: dict[bytes, int] = {b"start": 0}
-    trans: list[list[int]] = [[] for _ in heaps]
-    parent: list[tuple[int, int]] = [(-1, 0)]     # how each state was first reached
-    tokens: list[int] = [0]                       # the fewest tokens seen reaching it
-    proved = True
-    head = 0
-    while head < len(xs):
-        if deadline is not None and time.monotonic() > deadline:
-            raise GiveUp("time limit reached")
-        if interrupt is not None:
-            interrupt()
-        stop = len(xs)
-        fx = np.array(xs[head:stop], dtype=np.int64)
-        fw = np.array(ws[head:stop])
-        for i, ph in enumerate(phis):
-            nx = cand.mul[fx, ph]
-            nw = gain[i][fx] | fw[:, shift[i]]
-            for j, (x, w) in enumerate(zip(nx.tolist(), nw)):
-                k = _key(x, w)
-                s = index.get(k)
-                t = tokens[head + j] + heaps[i]
-                if s is None:
-                    s = len(xs)
-                    index[k] = s
-                    xs.append(x)
-                    ws.append(w)
-                    parent.append((head + j, heaps[i]))
-                    tokens.append(t)
-                elif t < tokens[s]:
-                    tokens[s] = t
-                trans[i].append(s)
-        head = stop
-        if len(xs) > MAX_STATES:
-            raise GiveUp(f"more than {MAX_STATES:,} automaton states")
-    # a position with no move is a misère N-position: only the start state has none
-    outcome_p = ~np.array([w[0] for w in ws])
-    outcome_p[0] = False
-    predicted = cand.p[np.array(xs)]
-    proved = bool(np.array_equal(outcome_p, predicted))
-    if not minimise:
-        return Round(proved, cand, len(xs), np.array(xs, dtype=np.int64), outcome_p, parent,
-                     np.array(tokens, dtype=np.int64))
-    delta = np.array(trans, dtype=np.int64).reshape(len(heaps), len(xs))
-    key = np.array(xs, dtype=np.int64) * 2 + outcome_p if refine else outcome_p
-    nxt = _minimise(delta, key, outcome_p, heaps, len(cand.phi), max_order)
-    return Round(proved, nxt, len(xs), np.array(xs, dtype=np.int64), outcome_p)
-
-
-def _key(x: int, w: np.ndarray) -> bytes:
-    return x.to_bytes(4, "little") + np.packbits(w).tobytes()
-
-
-def _minimise(delta: np.ndarray, key: np.ndarray, out: np.ndarray, heaps: Sequence[int],
-              n_heaps: int, max_order: int) -> Candidate:
-    """Moore's partition refinement of the automaton (start state 0), then its classes as
-    a commutative monoid."""
-    _, cls = np.unique(key, return_inverse=True)
-    cls = cls.reshape(-1)
-    count = len(np.unique(cls))
-    while True:
-        sig = np.vstack([cls[None, :], cls[delta]]).T
-        _, new = np.unique(sig, axis=0, return_inverse=True)
-        new = new.reshape(-1)
-        c = int(new.max()) + 1
-        if c == count:
-            break
-        cls, count = new, c
-    # relabel so that the start state's class is 0, in order of first appearance
-    order = np.full(count, -1, dtype=np.int64)
-    nxt = 0
-    for c in cls.tolist():
-        if order[c] < 0:
-            order[c] = nxt
-            nxt += 1
-    cls = order[cls]
-    if count > max_order:
-        raise GiveUp(f"a candidate of order {count} exceeds max_order={max_order}")
-    # the class automaton; a word (heaps) reaching each class, by breadth-first search
-    d = np.zeros((len(heaps), count), dtype=np.int64)
-    d[:, cls] = cls[delta]
-    words: list[list[int] | None] = [None] * count
-    words[0] = []
-    queue = [0]
-    for c in queue:
-        w = words[c]
-        assert w is not None
-        for i in range(len(heaps)):
-            e = int(d[i, c])
-            if words[e] is None:
-                words[e] = w + [i]
-                queue.append(e)
-    mul = np.zeros((count, count), dtype=np.int32)
-    for b in range(count):
-        vec = np.arange(count, dtype=np.int64)
-        wb = words[b]
-        assert wb is not None
-        for i in wb:
-            vec = d[i, vec]
-        mul[:, b] = vec
-    p = np.zeros(count, dtype=bool)
-    p[cls] = out
-    phi = [0] * n_heaps
-    for i, h in enumerate(heaps):
-        phi[h] = int(d[i, 0])
-    return Candidate(mul, p, phi)
-
-
-# ---- one more heap --------------------------------------------------------------------------
-
-#: the largest K tried in the products Q_{n-1} x <xi | xi^(K+1) = xi^(K-1)>
-_MAX_POWER = 4
-#: recalibrations of P on one structure, and refinements of the structure, per heap
-_P_ROUNDS = 30
-_REFINEMENTS = 4
-#: the cycle of each free generator when classes split
-_FREE_POWER = 3
-
-
-@dataclass
-class Growth:
-    """How heap n entered: "old" (it pretends to be an element already there, by the mex
-    interpolation), "new" (a new generator), or "split" (classes of Q_{n-1} split);
-    rounds: automaton rounds; states: the automaton states of the proof."""
-
-    how: str
-    rounds: int
-    states: int
-
-
 class _Search:
-    """The state of one heap's search: the heaps with a move (generators), the options of
-    each as tuples of smaller heaps, the bounds."""
+    """One heap's search: the heaps with a move (largest first), their options as tuples of
+    smaller heaps, the bounds, and the counts of the work done."""
 
-    def __init__(self, gens: list[int], options: dict[int, list[tuple[int, ...]]],
+    def __init__(self, n: int, options: dict[int, list[tuple[int, ...]]],
                  deadline: float | None, max_order: int,
                  interrupt: Callable[[], None] | None) -> None:
-        self.gens, self.options = gens, options
+        self.gens = [h for h in range(n, 0, -1) if options[h]]
+        self.options = options
         self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
         self.rounds = 0
-        self.suspects: list[int] = []
+        self.states = 0
 
-    def round(self, cand: Candidate, minimise: bool = False, refine: bool = False) -> Round:
+    def opts(self, mono: Candidate | Factored, phi: Sequence[int]) -> dict[int, np.ndarray]:
+        return {h: option_elements(mono, phi, self.options[h]) for h in self.gens}
+
+    def failure(self, cand: Candidate, p_check: bool = True) -> Word | None:
+        """The lex-least wrong position the checks find, or None when cand is proved."""
         self.rounds += 1
-        opts = [option_elements(cand, self.options[h]) for h in self.gens]
-        return check_round(cand, self.gens, opts, self.deadline, self.max_order,
-                           self.interrupt, minimise, refine)
+        opts = self.opts(cand, cand.phi)
+        bad_p = None
+        if p_check:
+            words = lex_least(cand.mul, cand.phi, self.gens)
+            bad_p = p_failure(cand.mul, cand.p, cand.phi, self.gens, opts, words)
+        if self.interrupt is not None:
+            self.interrupt()
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise GiveUp("time limit reached")
+        bad_n, self.states = n_failure(cand.mul, cand.p, cand.phi, self.gens, opts)
+        if bad_p is None or (bad_n is not None and bad_n < bad_p):
+            return bad_n
+        return bad_p
 
-    def calibrate(self, cand: Candidate) -> tuple[Candidate, Round | None]:
-        """Recalibrate P on a fixed monoid: each element takes the outcome of its state
-        with the fewest tokens (whose options are the smallest positions, so right first),
-        until a round proves it (returned with it) or P stops changing (the last candidate,
-        with None: too coarse)."""
-        for _ in range(_P_ROUNDS):
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise GiveUp("time limit reached")
-            r = self.round(cand)
-            if r.proved:
-                return cand, r
-            assert r.elements is not None and r.outcome is not None
-            assert r.tokens is not None
-            order = np.lexsort((np.arange(len(r.tokens)), r.tokens, r.elements))
-            first, idx = np.unique(r.elements[order], return_index=True)
-            p = cand.p.copy()
-            p[first] = r.outcome[order[idx]]
-            if np.array_equal(p, cand.p):
-                self._suspect(r, p)
-                break
-            cand = Candidate(cand.mul, p, cand.phi)
-        return cand, None
+    def calibrated(self, mono: Factored, phi: list[int]) -> Candidate:
+        """P read off (mono, phi) by the lex-least positions, then reduced."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise GiveUp("time limit reached")
+        if self.interrupt is not None:
+            self.interrupt()
+        p = mark_p(mono.sub, phi, self.gens, self.opts(mono, phi), mono.cycles)
+        return _reduce(mono, p, phi, self.gens, self.max_order)
 
-    def _suspect(self, r: Round, p: np.ndarray) -> None:
-        """Heaps in which two positions of one element but different outcomes differ:
-        the likely cause of a split."""
-        assert r.elements is not None and r.outcome is not None
-        wrong = np.flatnonzero(p[r.elements] != r.outcome)
-        if not len(wrong):
-            return
-        s = int(wrong[0])
-        agree = np.flatnonzero((r.elements == r.elements[s]) & (r.outcome != r.outcome[s]))
-        same = int(agree[0])
-        a, b = sorted(r.word(s)), sorted(r.word(same))
-        for h in set(a) ^ set(b) | {h for h in set(a) & set(b) if a.count(h) != b.count(h)}:
-            if h not in self.suspects:
-                self.suspects.append(h)
+    def recalibrate(self, cand: Candidate, bad: Word) -> Candidate:
+        """A candidate that says the wrong position bad right: the heaps in it freed, the
+        fewest first (MisereSolver's recalibration)."""
+        should_p = not cand.p[cand.element(bad, self.gens)]
+        involved = [h for h, k in zip(self.gens, bad) if k]
+        exps = dict(zip(self.gens, bad))
+        for size in range(1, len(involved) + 1):
+            for free in combinations(involved, size):
+                cycles = []
+                for h in free:
+                    index = max(_index(cand.mul, cand.phi[h]), exps[h] - 1)
+                    cycles.append((index, max(2, 2 * int((index - 4) / 2))))
+                built = _freed(cand, self.gens, free, cycles,
+                               min(64 * self.max_order, MAX_UNREDUCED))
+                if built is None:
+                    continue
+                try:
+                    trial = self.calibrated(*built)
+                except _TooLarge:
+                    continue
+                if trial.p[trial.element(bad, self.gens)] == should_p:
+                    return trial
+        raise GiveUp(f"no recalibration says the position {_heaps(bad, self.gens)} right "
+                     f"within max_order={self.max_order}")
 
 
 def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
@@ -340,141 +231,167 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
     """
     if not options[n]:      # a heap with no move changes no outcome: the identity
         return Candidate(q.mul, q.p, q.phi + [0]), Growth("old", 0, 0)
-    gens = [h for h in range(1, n + 1) if options[h]]
-    search = _Search(gens, options, deadline, max_order, interrupt)
-    # 1. the mex interpolation: heap n pretends to be an element of Q_{n-1}
-    for guess in mex_guesses(q, option_elements(q, options[n]))[:3]:
+    search = _Search(n, options, deadline, max_order, interrupt)
+    # 1. the mex interpolation: heap n pretends to be an element of Q_{n-1}; the guesses
+    #    pass the P-check by construction (Q_{n-1} passed it for the other heaps)
+    for guess in mex_guesses(q, option_elements(q, q.phi, options[n])):
         cand = Candidate(q.mul, q.p, q.phi + [guess])
-        r = search.round(cand)
-        if r.proved:
-            return _reduce(cand, gens), Growth("old", search.rounds, r.states)
-    # 2. a new generator xi beside Q_{n-1}
-    for k in range(1, _MAX_POWER + 1):
-        cand, proof = search.calibrate(_with_generator(q, k))
-        if proof is not None:
-            return _reduce(cand, gens), Growth("new", search.rounds, proof.states)
-    bound = ""
-    # 3. classes of Q_{n-1} split: refine the last candidate by its automaton's states and
-    #    their outcomes (Moore's refinement splits what heap n tells apart) ...
+        if search.failure(cand, p_check=False) is None:
+            return reduce_candidate(cand, search.gens), Growth("old", search.rounds,
+                                                               search.states)
+    # 2. a new generator xi beside Q_{n-1}, xi^4 = xi^2; 3. recalibrated while wrong
+    cand = search.calibrated(Factored(q.mul, [(2, 2)]), q.phi + [q.order])
+    last: tuple[Candidate, Word] | None = None
     try:
-        for _ in range(_REFINEMENTS):
-            cand = search.round(cand, minimise=True, refine=True).next
-            cand, proof = search.calibrate(cand)
-            if proof is not None:
-                return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
+        for _ in range(MAX_RECALIBRATIONS):
+            if cand.order > max_order:
+                raise GiveUp(f"a candidate of order {cand.order} exceeds "
+                             f"max_order={max_order}")
+            bad = search.failure(cand)
+            if bad is None:
+                return cand, Growth("new", search.rounds, search.states)
+            last = (cand, bad)
+            cand = search.recalibrate(cand, bad)
+        raise GiveUp(f"no candidate proved after {MAX_RECALIBRATIONS} recalibrations")
     except GiveUp as e:
-        if "time limit" in str(e):
+        if last is None or "time limit" in str(e):
             raise
-        bound = str(e)
-    # 4. ... or free generators for heap n and the heaps below it, one more each time,
-    #    beside what the other heaps generate in Q_{n-1}
-    below = [h for h in search.suspects if h != n]
-    below += [h for h in reversed(gens) if h != n and h not in below]
-    for extra in range(1, len(below) + 1):
-        free = [n] + below[:extra]
-        if deadline is not None and time.monotonic() > deadline:
-            raise GiveUp("time limit reached")
-        size = _free_size(q, free, gens, _FREE_POWER)
-        if size > max_order:
-            bound = f"a candidate of order {size} exceeds max_order={max_order}"
-            break
-        cand = _free_product(q, free, gens, _FREE_POWER)
-        cand, proof = search.calibrate(cand)
-        if proof is not None:
-            return _reduce(cand, gens), Growth("split", search.rounds, proof.states)
-    raise GiveUp(bound or f"no candidate proved after {search.rounds} rounds")
+        at_least = max(q.order, certified_lower_bound(last[0].mul, last[0].p, last[0].phi,
+                                                       search.gens, last[1]))
+        raise GiveUp(f"{e}; |Q_{n}| >= {at_least} (that many positions told apart by "
+                     f"exact outcomes)") from None
 
 
-def _free_size(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int) -> int:
-    """The order _free_product would have."""
-    keep = [q.phi[h] for h in gens if h not in free]
-    sub = {0}
-    frontier = [0]
-    while frontier:
-        frontier = [y for x in frontier for g in keep if (y := int(q.mul[x, g])) not in sub]
-        sub.update(frontier)
-    return int(len(sub) * (k + 1) ** len(free))
+def _heaps(word: Word, gens: Sequence[int]) -> str:
+    return "+".join(str(h) for h, k in zip(gens, word) for _ in range(k)) or "0"
 
 
-def _free_product(q: Candidate, free: Sequence[int], gens: Sequence[int], k: int
-                  ) -> Candidate:
-    """What the heaps outside free generate in q, times a cycle <xi | xi^(k+1) = xi^(k-1)>
-    for each heap in free (free[0] the new heap); P guessed from q's P-portion."""
-    n = free[0]
+def _index(mul: np.ndarray, x: int) -> int:
+    """The index of x: the least i with x^i = x^j for some j > i."""
+    seen = [0]
+    e = 0
+    while True:
+        e = int(mul[e, x])
+        if e in seen:
+            return seen.index(e)
+        seen.append(e)
+
+
+def _reached(mono: Candidate | Factored, elems: Sequence[int]) -> np.ndarray:
+    """The elements generated by elems (0 first), as an array."""
+    gen = np.unique(np.asarray(elems, dtype=np.int64))
+    seen = np.zeros(mono.order, dtype=bool)
+    seen[0] = True
+    frontier = np.zeros(1, dtype=np.int64)
+    while len(frontier):
+        nxt = np.unique(mono.product(frontier[:, None], gen[None, :]))
+        frontier = nxt[~seen[nxt]]
+        seen[frontier] = True
+    return np.flatnonzero(seen)
+
+
+def _freed(cand: Candidate, gens: Sequence[int], free: Sequence[int],
+           cycles: Sequence[tuple[int, int]], limit: int
+           ) -> tuple[Factored, list[int]] | None:
+    """What the heaps outside free generate in cand, times a cycle for each freed heap;
+    the pretending function on it.  None when it would have more than limit elements."""
     keep = [h for h in gens if h not in free]
-    sub = [0]
-    index = {0: 0}
-    for x in sub:
-        for h in keep:
-            y = int(q.mul[x, q.phi[h]])
-            if y not in index:
-                index[y] = len(sub)
-                sub.append(y)
-    elems = np.array(sub, dtype=np.int64)
-    lookup = np.full(q.order, -1, dtype=np.int64)
-    lookup[elems] = np.arange(len(sub))
-    mul = lookup[q.mul[np.ix_(elems, elems)]]
-    old = elems.copy()                      # each element's element in q, heap n left out
-    flip = np.zeros(len(sub), dtype=bool)   # an odd number of heap n
-    powers = np.arange(k + 1)
-    add = powers[:, None] + powers[None, :]
-    add = np.where(add > k, k - 1 + (add - k + 1) % 2, add)
-    phi = [0] * (n + 1)
+    elems = _reached(cand, [cand.phi[h] for h in keep])
+    if len(elems) * int(np.prod([i + per for i, per in cycles])) > limit:
+        return None
+    lookup = np.full(cand.order, -1, dtype=np.int64)
+    lookup[elems] = np.arange(len(elems))
+    sub = lookup[cand.mul[np.ix_(elems, elems)]].astype(np.int32)
+    phi = [0] * len(cand.phi)
     for h in keep:
-        phi[h] = index[q.phi[h]]
-    for h in free:
-        m = mul.shape[0]
-        mul = (add[:, None, :, None] * m + mul[None, :, None, :]).reshape(m * (k + 1), -1)
-        if h == n:
-            old = np.tile(old, k + 1)
-            flip = np.concatenate([flip ^ bool(j % 2) for j in range(k + 1)])
-        else:
-            pw = [0]
-            for _ in range(k):
-                pw.append(int(q.mul[pw[-1], q.phi[h]]))
-            old = np.concatenate([q.mul[old, pw[j]] for j in range(k + 1)])
-            flip = np.tile(flip, k + 1)
-        phi[h] = m
-    return Candidate(mul.astype(np.int32), q.p[old] ^ flip, phi)
+        phi[h] = int(lookup[cand.phi[h]])
+    stride = len(elems)
+    for h, (i, per) in zip(free, cycles):
+        phi[h] = stride
+        stride *= i + per
+    return Factored(sub, list(cycles)), phi
 
 
-def _with_generator(q: Candidate, k: int) -> Candidate:
-    """Q x <xi | xi^(k+1) = xi^(k-1)>, xi the new heap's element; P guessed (recalibrated
-    after)."""
-    m = q.order
-    powers = np.arange(k + 1)
-    add = powers[:, None] + powers[None, :]
-    add = np.where(add > k, k - 1 + (add - k + 1) % 2, add)    # fold into the cycle k-1, k
-    mul = (add[:, None, :, None] * m + q.mul[None, :, None, :]).reshape(m * (k + 1), m * (k + 1))
-    p = np.concatenate([q.p ^ bool(j % 2) for j in range(k + 1)])
-    return Candidate(mul.astype(np.int32), p, q.phi + [m])
+def reduce_candidate(cand: Candidate, gens: Sequence[int]) -> Candidate:
+    """The candidate's elements reached from the heaps, modulo indistinguishability
+    (x ~ y when xz in P <=> yz in P for every z): for a proved candidate, the misère
+    quotient."""
+    return _reduce(cand, cand.p, cand.phi, gens)
 
 
-def _reduce(cand: Candidate, gens: Sequence[int]) -> Candidate:
-    """The proved candidate's elements reached from the heaps, modulo indistinguishability
-    (x ~ y when xz in P <=> yz in P for every z): the misère quotient."""
-    reach = [0]
-    index = {0: 0}
-    for x in reach:
-        for h in gens:
-            y = int(cand.mul[x, cand.phi[h]])
-            if y not in index:
-                index[y] = len(reach)
-                reach.append(y)
-    delta = np.array([[index[int(cand.mul[x, cand.phi[h]])] for x in reach] for h in gens],
-                     dtype=np.int64).reshape(len(gens), len(reach))
-    out = cand.p[np.array(reach)]
-    return _minimise(delta, out, out, gens, len(cand.phi), 2**31)
+class _TooLarge(GiveUp):
+    """A reduced candidate would have more elements than allowed."""
+
+
+def _reduce(mono: Candidate | Factored, p: np.ndarray, phi: Sequence[int],
+            gens: Sequence[int], limit: int | None = None) -> Candidate:
+    reach = _reached(mono, [phi[h] for h in gens])
+    lookup = np.full(mono.order, -1, dtype=np.int64)
+    lookup[reach] = np.arange(len(reach))
+    heaps = np.array([phi[h] for h in gens], dtype=np.int64)
+    delta = lookup[mono.product(heaps[:, None], reach[None, :])]
+    return _minimise(delta.reshape(len(gens), len(reach)), p[reach], gens, len(phi), limit)
+
+
+def _minimise(delta: np.ndarray, out: np.ndarray, heaps: Sequence[int], n_heaps: int,
+              limit: int | None = None) -> Candidate:
+    """Moore's partition refinement of the automaton (start state 0, transitions delta[i]
+    for heaps[i], output out), then its classes as a commutative monoid, numbered in the
+    order a breadth-first search over the heaps meets them."""
+    cls, count = refine(delta, out)
+    if limit is not None and count > limit:
+        raise _TooLarge(f"a candidate of order {count} exceeds max_order={limit}")
+    # the class automaton; classes renumbered in breadth-first order, each reached from an
+    # earlier one (parent) by one heap (step): then column b of the table is column
+    # parent[b] moved by that heap
+    d = np.zeros((len(heaps), count), dtype=np.int64)
+    d[:, cls] = cls[delta]
+    # (level by level: within a level, in the order of (class met, heap), as a queue would)
+    label = np.full(count, -1, dtype=np.int64)
+    label[cls[0]] = 0
+    queue = [np.array([cls[0]], dtype=np.int64)]
+    parents, steps = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int64)]
+    met = 1
+    frontier = queue[0]
+    while len(frontier):
+        reached = d[:, frontier].T.ravel()              # class c's heaps, c in order
+        fresh, first = np.unique(reached, return_index=True)
+        keep = label[fresh] < 0
+        fresh, first = fresh[keep], first[keep]
+        order = np.argsort(first, kind="stable")
+        frontier, first = fresh[order], first[order]
+        label[frontier] = np.arange(met, met + len(frontier))
+        met += len(frontier)
+        queue.append(frontier)
+        parents.append(label[queue[-2][first // len(heaps)]])
+        steps.append(first % len(heaps))
+    flat = np.concatenate(queue)
+    parent, step = np.concatenate(parents).tolist(), np.concatenate(steps).tolist()
+    d = label[d[:, flat]]
+    mul = np.zeros((count, count), dtype=np.int64)
+    mul[:, 0] = np.arange(count)
+    for b in range(1, count):
+        mul[:, b] = d[step[b], mul[:, parent[b]]]
+    mul = mul.astype(np.int32)
+    p = np.zeros(count, dtype=bool)
+    p[label[cls]] = out
+    phi = [0] * n_heaps
+    for i, h in enumerate(heaps):
+        phi[h] = int(d[i, 0])
+    return Candidate(mul, p, phi)
 
 
 def prove(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
           options: dict[int, list[tuple[int, ...]]], time_limit: float | None = None) -> bool:
     """True when (mul, p, phi) says the misère outcome of every position of heaps up to
-    len(phi) - 1 of the game whose heaps have these options (one automaton round)."""
-    gens = [h for h in range(1, len(phi)) if options[h]]
+    len(phi) - 1 of the game whose heaps have these options (both checks of
+    :mod:`.verify`)."""
+    n = len(phi) - 1
     cand = Candidate(mul.astype(np.int32), p.astype(bool), list(phi))
-    if any(cand.phi[h] != 0 for h in range(1, len(phi)) if not options[h]):
+    if any(cand.phi[h] != 0 for h in range(1, n + 1) if not options[h]):
         return False        # a heap with no move must be the identity
+    if cand.p[0]:
+        return False        # the empty position is an N-position
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    opts = [option_elements(cand, options[h]) for h in gens]
-    return check_round(cand, gens, opts, deadline, 2**31, minimise=False).proved
+    search = _Search(n, options, deadline, 2**31, None)
+    return search.failure(cand) is None
