@@ -282,14 +282,9 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
                       uint8_t *row)
 {
     uint64_t n = m0 + j;
-    if (n < s->nrules && (s->rules[n] & 1))
-        row[0] = 1;
     uint32_t v;
-    for (size_t t = 0; t < s->ntake && s->take[t] < n; t++) {
-        if (value_of(s, n - s->take[t], &v) < 0)
-            return -1;
-        row[v] = 1;
-    }
+    if (fr_take_marks(s, n, row) < 0)
+        return -1;
     for (size_t k = 0; k < s->nsplit; k++) {
         if (n < s->split[k] + 2)
             continue;

@@ -156,6 +156,8 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
 /* frontier_settle.c */
 int fr_build_tries(fr_state *s);
 int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row);
+/* Marks the moves that leave one heap (or none) at n. */
+int fr_take_marks(const fr_state *s, uint64_t n, uint8_t *row);
 int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs, uint32_t *value);
 int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
                     finisher_scratch *fs, uint32_t *value);

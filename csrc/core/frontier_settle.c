@@ -231,17 +231,27 @@ int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uin
     return err ? -1 : 0;
 }
 
-/* The marks of the near parts (not in [far_lo, far_hi)) and of the one-heap moves. */
-int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row)
+int fr_take_marks(const fr_state *s, uint64_t n, uint8_t *row)
 {
     if (n < s->nrules && (s->rules[n] & 1))
         row[0] = 1;
     for (size_t t = 0; t < s->ntake && s->take[t] < n; t++) {
+        uint64_t q = n - s->take[t];
         uint32_t v;
-        if (fr_value_at(s, n - s->take[t], &v) < 0)
+        if (q >= s->base)
+            v = s->buf[q - s->base];
+        else if (fr_value_at(s, q, &v) < 0)
             return -1;
         row[v] = 1;
     }
+    return 0;
+}
+
+/* The marks of the near parts (not in [far_lo, far_hi)) and of the one-heap moves. */
+int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row)
+{
+    if (fr_take_marks(s, n, row) < 0)
+        return -1;
     for (size_t k = 0; k < s->nsplit; k++) {
         if (n < s->split[k] + 2)
             continue;
