@@ -162,8 +162,9 @@ int mq_mark_p(const mq_monoid *M, const int32_t *gen, size_t ng,
                 lists.top = f->cur;
                 if (!reserve(&lists, base_len))
                     goto nomem;
-                memcpy((int32_t *)lists.data + f->cur, (int32_t *)lists.data + f->base,
-                       base_len * sizeof(int32_t));
+                if (base_len) /* (lists.data may still be NULL: nothing to copy) */
+                    memcpy((int32_t *)lists.data + f->cur, (int32_t *)lists.data + f->base,
+                           base_len * sizeof(int32_t));
                 f->len = base_len;
                 lists.top = f->cur + base_len;
             } else {
@@ -200,7 +201,8 @@ int mq_mark_p(const mq_monoid *M, const int32_t *gen, size_t ng,
         for (size_t i = 0; i < k && in_p; i++)
             if (p[out[i]])
                 in_p = 0;
-        memmove(cur, out, k * sizeof(int32_t));
+        if (k) /* (cur may be NULL when no list was ever reserved) */
+            memmove(cur, out, k * sizeof(int32_t));
         f->len = k;
         parent[e] = f->e;
         f->e = e;
@@ -213,8 +215,9 @@ int mq_mark_p(const mq_monoid *M, const int32_t *gen, size_t ng,
             frame child = {(long)ng - 1, f->level, e, e, 0, f->cur, lists.top, k};
             if (!reserve(&lists, k))
                 goto nomem;
-            memcpy((int32_t *)lists.data + lists.top, (int32_t *)lists.data + f->cur,
-                   k * sizeof(int32_t));
+            if (k)
+                memcpy((int32_t *)lists.data + lists.top, (int32_t *)lists.data + f->cur,
+                       k * sizeof(int32_t));
             lists.top += k;
             if (!push_frame(&fs, &nf, &fcap, child))
                 goto nomem;
