@@ -26,8 +26,10 @@
 #define COVER_AVX512 1
 #endif
 
-/* The block, in positions; the frequent values kept; the heap sizes of the head used as
- * witnesses; pairs per value; the positions kept in the bitsets. */
+/* CB: the block, in positions (CW words of 64); CT: at most this many frequent values get a
+ * bitset; CAMAX: witnesses from the head are heap sizes below it; CPAIRS: room for the pairs
+ * of a value (PAIRS_RARE and PAIRS_COMMON used, tuned on Grundy's game and Officers at 2^21
+ * and 2^23); CSPAN: positions in each bitset's ring; CVALUES: values with coverage. */
 #ifndef FR_TOP
 #define FR_TOP 64
 #endif
