@@ -67,9 +67,6 @@ typedef struct {
     finisher_scratch fs;
 } block_work;
 
-/* Far for the sub-block from m0: the partner m0 + j - k - p of each of its positions lies
- * below m0 + S - least (below the sub-block before it when least = 2S, with a helper), is
- * larger than p and at least 1. */
 /* Room for need items of size bytes in *ptr (capacity *cap): 0, or -1 out of memory. */
 static int room(void *ptr, size_t *cap, size_t need, size_t size)
 {
@@ -87,6 +84,9 @@ static int room(void *ptr, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+/* Far for the sub-block from m0: the partner m0 + j - k - p of each of its positions lies
+ * below m0 + S - least (below the sub-blocks a helper may still be settling), is larger than
+ * p and at least 1. */
 static int far_part(const fr_state *s, const part *pt, uint64_t m0, uint64_t least)
 {
     return pt->p >= least && 2 * pt->p + s->kmax + 1 < m0;
@@ -245,15 +245,6 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
 
 /* ---- settling a block, each position in order ----------------------------------------------- */
 
-static int value_of(const fr_state *s, uint64_t i, uint32_t *v)
-{
-    if (i >= s->base) {
-        *v = s->buf[i - s->base];
-        return 0;
-    }
-    return fr_value_at(s, i, v);
-}
-
 /* The near parts' partners for the sub-block from m0 (NULL where a part lies so close that
  * its first positions have none: those go one by one). */
 static int near_sources(const fr_state *s, uint64_t m0, block_work *b)
@@ -296,7 +287,7 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
                 continue;
             if (src[i])
                 v = src[i][j];
-            else if (value_of(s, q, &v) < 0)
+            else if (fr_value(s, q, &v) < 0)
                 return -1;
             row[b->near[i].g ^ v] = 1;
         }
@@ -304,7 +295,7 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
             const part *pt = &s->parts[i];
             if (!pt->rare || pt->p >= total || (s->unequal && 2 * pt->p == total))
                 continue;
-            if (value_of(s, total - pt->p, &v) < 0)
+            if (fr_value(s, total - pt->p, &v) < 0)
                 return -1;
             row[pt->g ^ v] = 1;
         }
@@ -331,13 +322,13 @@ static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t
     for (size_t k = 0; k < s->nsplit; k++) {
         for (size_t i = 0; i < b->nfar; i++) {
             uint32_t v;
-            if (value_of(s, n - s->split[k] - b->far[i].p, &v) < 0)
+            if (fr_value(s, n - s->split[k] - b->far[i].p, &v) < 0)
                 return -1;
             row[b->far[i].g ^ v] = 1;
         }
         for (size_t i = 0; i < b->nmid; i++) {
             uint32_t v;
-            if (value_of(s, n - s->split[k] - b->mid[i].p, &v) < 0)
+            if (fr_value(s, n - s->split[k] - b->mid[i].p, &v) < 0)
                 return -1;
             row[b->mid[i].g ^ v] = 1;
         }
@@ -381,44 +372,36 @@ static int candidate(const fr_state *s, const block_prep *p, size_t j, block_wor
 /* With a helper the near parts reach up to 3S: those from S on whose partners all lie before
  * the sub-block (not late) get their candidates checked at once, like the far parts, and
  * leave the near list. */
+static int is_mid(const fr_state *s, const block_work *b, size_t i, uint64_t m0)
+{
+    const part *pt = &b->near[i];
+    int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
+    for (size_t k = 0; mid && k < s->nsplit; k++)
+        mid = b->src[k * b->nnear + i] != NULL;
+    return mid;
+}
+
 static int mid_parts(const fr_state *s, uint64_t m0, block_prep *p, size_t j0, block_work *b)
 {
     if (room(&b->mid, &b->mid_cap, b->nnear + 1, sizeof(part)) < 0 ||
         room(&b->msrc, &b->msrc_cap, b->nnear * s->nsplit + 1, sizeof(uint16_t *)) < 0)
         return -1;
     size_t kept = 0, nmid = 0;
-    for (size_t i = 0; i < b->nnear; i++) {
-        const part *pt = &b->near[i];
-        int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
-        for (size_t k = 0; mid && k < s->nsplit; k++)
-            mid = b->src[k * b->nnear + i] != NULL;
-        if (mid)
-            nmid++;
-    }
+    for (size_t i = 0; i < b->nnear; i++)
+        nmid += is_mid(s, b, i, m0);
     b->nmid = 0;
     if (!nmid)
         return 0;
-    for (size_t i = 0; i < b->nnear; i++) { /* the mid parts' sources, k-major */
-        const part *pt = &b->near[i];
-        int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
-        for (size_t k = 0; mid && k < s->nsplit; k++)
-            mid = b->src[k * b->nnear + i] != NULL;
-        if (!mid)
+    for (size_t i = 0; i < b->nnear; i++) { /* mid: to mid and msrc (k-major); else kept */
+        if (is_mid(s, b, i, m0)) {
+            for (size_t k = 0; k < s->nsplit; k++)
+                b->msrc[k * nmid + b->nmid] = b->src[k * b->nnear + i];
+            b->mid[b->nmid++] = b->near[i];
             continue;
-        for (size_t k = 0; k < s->nsplit; k++)
-            b->msrc[k * nmid + b->nmid] = b->src[k * b->nnear + i];
-        b->mid[b->nmid++] = *pt;
-    }
-    for (size_t i = 0; i < b->nnear; i++) { /* the others stay near, with their sources */
-        const part *pt = &b->near[i];
-        int mid = pt->p >= S && 2 * pt->p + s->kmax + 1 < m0;
-        for (size_t k = 0; mid && k < s->nsplit; k++)
-            mid = b->src[k * b->nnear + i] != NULL;
-        if (mid)
-            continue;
+        }
         for (size_t k = 0; k < s->nsplit; k++)
             b->src[k * b->nnear + kept] = b->src[k * b->nnear + i];
-        b->near[kept++] = *pt;
+        b->near[kept++] = b->near[i];
     }
     /* the sources of the kept parts, k-major with the new count */
     for (size_t k = 1; k < s->nsplit; k++)

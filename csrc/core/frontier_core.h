@@ -133,6 +133,16 @@ typedef struct {
 /* frontier.c */
 const uint16_t *fr_values_at(const fr_state *s, uint64_t from, size_t n, uint16_t *scratch);
 int fr_value_at(const fr_state *s, uint64_t i, uint32_t *v);
+
+/* g(i) into *v: from the window without a call when it is there (the hot loops' case). */
+static inline int fr_value(const fr_state *s, uint64_t i, uint32_t *v)
+{
+    if (i >= s->base) {
+        *v = s->buf[i - s->base];
+        return 0;
+    }
+    return fr_value_at(s, i, v);
+}
 int fr_parts_reserve(fr_state *s, size_t need);
 int fr_accept(fr_state *s, uint16_t v);
 /* frontier_cover.c (the coverage and the blocks use AVX-512: fr_vectors_ready) */

@@ -368,52 +368,43 @@ static int usable(const fr_state *s, const fr_cover *c, uint64_t n0)
     return c && c->nvalues && n0 >= c->from && n0 >= c->base + c->amax + s->kmax;
 }
 
+/* The words of v (< nvalues) for the block n0, made on first use: the rare class's (witnesses
+ * from the head) or the common class's (witnesses among the rare parts). */
+static const uint64_t *words_of(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v,
+                                int common)
+{
+    int h = (int)((n0 / CB) & 1);
+    uint64_t *stamp = common ? c->cstamp[h] : c->stamp[h];
+    uint64_t(*words)[CW] = common ? c->wordsc[h] : c->words[h];
+    if (stamp[v] != n0 + 1) {
+        const cover_pair *pairs = common ? c->cpairs : c->pairs;
+        const uint16_t *npairs = common ? c->ncpairs : c->npairs;
+        cover_value(s, c, n0, pairs + (size_t)v * CPAIRS, npairs[v], words[v]);
+        stamp[v] = n0 + 1;
+    }
+    return words[v];
+}
+
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)
 {
-    fr_cover *c = s->cover;
-    int h = (int)((n0 / CB) & 1);
-    if (v >= c->nvalues)
-        return NULL;
-    if (c->stamp[h][v] != n0 + 1) {
-        cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS, c->npairs[v], c->words[h][v]);
-        c->stamp[h][v] = n0 + 1;
-    }
-    return c->words[h][v];
+    return v < s->cover->nvalues ? words_of(s, s->cover, n0, v, 0) : NULL;
+}
+
+const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
+{
+    return w < s->cover->nvalues ? words_of(s, s->cover, n0, w, 1) : NULL;
 }
 
 void fr_cover_mark_rare(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *common,
                         uint8_t *row)
 {
-    fr_cover *cv = s->cover;
     uint64_t n0 = n & ~(uint64_t)(CB - 1);
-    int h = (int)((n0 / CB) & 1);
-    size_t j = (size_t)(n - n0), word = j >> 6;
-    uint64_t bit = (uint64_t)1 << (j & 63), stamp = n0 + 1;
-    if (c > cv->nvalues)
-        c = (uint32_t)cv->nvalues;
-    for (uint32_t v = 0; v < c; v++) {
-        if (row[v] || common[v])
-            continue;
-        if (cv->stamp[h][v] != stamp) {
-            cover_value(s, cv, n0, cv->pairs + (size_t)v * CPAIRS, cv->npairs[v], cv->words[h][v]);
-            cv->stamp[h][v] = stamp;
-        }
-        if (cv->words[h][v][word] & bit)
+    size_t j = (size_t)(n - n0);
+    if (c > s->cover->nvalues)
+        c = (uint32_t)s->cover->nvalues;
+    for (uint32_t v = 0; v < c; v++)
+        if (!row[v] && !common[v] && (words_of(s, s->cover, n0, v, 0)[j >> 6] >> (j & 63)) & 1)
             row[v] = 1;
-    }
-}
-
-const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
-{
-    fr_cover *c = s->cover;
-    int h = (int)((n0 / CB) & 1);
-    if (w >= c->nvalues)
-        return NULL;
-    if (c->cstamp[h][w] != n0 + 1) {
-        cover_value(s, c, n0, c->cpairs + (size_t)w * CPAIRS, c->ncpairs[w], c->wordsc[h][w]);
-        c->cstamp[h][w] = n0 + 1;
-    }
-    return c->wordsc[h][w];
 }
 
 int fr_cover_active(const fr_state *s, uint64_t n0)

@@ -236,11 +236,8 @@ int fr_take_marks(const fr_state *s, uint64_t n, uint8_t *row)
     if (n < s->nrules && (s->rules[n] & 1))
         row[0] = 1;
     for (size_t t = 0; t < s->ntake && s->take[t] < n; t++) {
-        uint64_t q = n - s->take[t];
         uint32_t v;
-        if (q >= s->base)
-            v = s->buf[q - s->base];
-        else if (fr_value_at(s, q, &v) < 0)
+        if (fr_value(s, n - s->take[t], &v) < 0)
             return -1;
         row[v] = 1;
     }
@@ -268,9 +265,7 @@ int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row)
             if (s->unequal && q == p)
                 continue;
             uint32_t v;
-            if (q >= s->base)
-                v = s->buf[q - s->base];
-            else if (fr_value_at(s, q, &v) < 0)
+            if (fr_value(s, q, &v) < 0)
                 return -1;
             row[s->parts[i].g ^ v] = 1;
         }
