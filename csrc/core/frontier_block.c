@@ -162,30 +162,35 @@ static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
 
 #ifdef BLOCK_AVX512
 /* hit[c][j0 + j] for the S positions m0 = n0 + j0 .. (or'ed into them: more): 32 positions at
- * a time, the candidates in registers; sources[k * nfar + i]: part i's partners. */
+ * a time, the candidates in registers; sources[k * nfar + i]: part i's partners.  Each
+ * candidate keeps the least x ^ candidate over the parts, which is 0 where one reaches it
+ * (vector minima: eight mask registers would not fit beside the compares' own). */
 __attribute__((target("avx512f,avx512bw"))) static void
 hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar,
             const uint16_t *const *sources, block_prep *p, int more)
 {
     for (size_t j = j0; j < j0 + S; j += 32) {
-        __m512i cand[K];
-        __mmask32 h[K];
+        __m512i cand[K], least[K];
+#pragma GCC unroll 16
         for (int c = 0; c < K; c++) {
             cand[c] = _mm512_loadu_si512((const void *)&p->cand[c][j]);
-            h[c] = 0;
+            least[c] = _mm512_set1_epi16(-1);
         }
         for (size_t k = 0; k < s->nsplit; k++) {
             const uint16_t *const *src = sources + k * nfar;
             for (size_t i = 0; i < nfar; i++) {
                 __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(src[i] + (j - j0))),
                                              _mm512_set1_epi16((short)far[i].g));
+#pragma GCC unroll 16
                 for (int c = 0; c < K; c++)
-                    h[c] |= _mm512_cmpeq_epi16_mask(x, cand[c]);
+                    least[c] = _mm512_min_epu16(least[c], _mm512_xor_si512(x, cand[c]));
             }
         }
-        for (int c = 0; c < K; c++)
+        for (int c = 0; c < K; c++) {
+            __mmask32 h = _mm512_cmpeq_epi16_mask(least[c], _mm512_setzero_si512());
             for (size_t t = 0; t < 32; t++)
-                p->hit[c][j + t] = (uint8_t)(((h[c] >> t) & 1) | (more ? p->hit[c][j + t] : 0));
+                p->hit[c][j + t] = (uint8_t)(((h >> t) & 1) | (more ? p->hit[c][j + t] : 0));
+        }
     }
 }
 #endif

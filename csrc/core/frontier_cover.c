@@ -36,11 +36,14 @@
 #ifndef FR_PAIRS_RARE
 #define FR_PAIRS_RARE 1200
 #endif
+#ifndef FR_PAIRS_FIRST
+#define FR_PAIRS_FIRST 200
+#endif
 #ifndef FR_PAIRS_COMMON
 #define FR_PAIRS_COMMON 1200
 #endif
 enum { CB = FR_BLOCK, CW = CB / 64, CT = FR_TOP, CAMAX = 1 << 16, CPAIRS = 1200, CSPAN = 1 << 18,
-       CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_COMMON = FR_PAIRS_COMMON };
+       CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_FIRST = FR_PAIRS_FIRST, PAIRS_COMMON = FR_PAIRS_COMMON };
 
 typedef struct {
     uint32_t a;  /* the witness's heap size */
@@ -65,6 +68,8 @@ struct fr_cover {
      * prepare the next block while the finisher settles this one) */
     uint64_t *stamp[2];       /* stamp[.][v] == block + 1 when words[.][v] is for it */
     uint64_t (*words[2])[CW];
+    uint16_t *upto[2];        /* the pairs of v that made them: the first PAIRS_FIRST, more on
+                               * demand (a position that needs v and is not covered yet) */
     /* values of common class: witnesses among the rare parts, all values a block at a time */
     cover_pair *cpairs;
     uint16_t *ncpairs;
@@ -85,6 +90,7 @@ void fr_cover_free(fr_cover *c)
     for (int h = 0; h < 2; h++) {
         free(c->stamp[h]);
         free(c->words[h]);
+        free(c->upto[h]);
         free(c->cstamp[h]);
         free(c->wordsc[h]);
     }
@@ -106,6 +112,8 @@ static fr_cover *cover_new(void)
     int ok = c->index && c->rows && c->pairs && c->npairs && c->cpairs && c->ncpairs;
     for (int h = 0; h < 2; h++) {
         c->stamp[h] = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
+        c->upto[h] = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
+        ok = ok && c->upto[h];
         c->words[h] = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->words[h]);
         c->cstamp[h] = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
         c->wordsc[h] = (uint64_t(*)[CW])malloc((size_t)CVALUES * sizeof *c->wordsc[h]);
@@ -315,12 +323,20 @@ int fr_cover_refresh(fr_state *s)
 /* ---- the words of a block ---------------------------------------------------------------- */
 
 #ifdef COVER_AVX512
-__attribute__((target("avx512f,avx512vbmi2"))) static void
+/* Ors the pairs list[from ..) into the words acc of the block n0 (zero when from is 0) until
+ * every position is covered, or position `bit` when it is below CB, or the pairs run out
+ * at len: returns the pairs used. */
+__attribute__((target("avx512f,avx512vbmi2"))) static size_t
 cover_value_avx512(const fr_state *s, const fr_cover *c, uint64_t n0, const cover_pair *list,
-                   size_t len, uint64_t *acc)
+                   size_t from, size_t len, size_t bit, uint64_t *acc)
 {
-    __m512i sum = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1);
-    for (size_t i = 0; i < len; i++) {
+    __m512i sum = from ? _mm512_loadu_si512((const void *)acc) : _mm512_setzero_si512();
+    __m512i ones = _mm512_set1_epi64(-1), one = _mm512_setzero_si512();
+    if (bit < CB)
+        one = _mm512_mask_set1_epi64(one, (__mmask8)(1u << (bit >> 6)),
+                                     (long long)((uint64_t)1 << (bit & 63)));
+    size_t i = from;
+    while (i < len) {
         for (size_t k = 0; k < s->nsplit; k++) {
             uint64_t at = (n0 - s->split[k] - list[i].a) & (CSPAN - 1);
             const uint64_t *w = c->rows + list[i].t * c->row_words + (at >> 6);
@@ -328,10 +344,12 @@ cover_value_avx512(const fr_state *s, const fr_cover *c, uint64_t n0, const cove
             __m512i hi = _mm512_loadu_si512((const void *)(w + 1));
             sum = _mm512_or_si512(sum, _mm512_shrdv_epi64(lo, hi, _mm512_set1_epi64((long long)(at & 63))));
         }
-        if ((i & 7) == 7 && _mm512_cmpneq_epi64_mask(sum, ones) == 0)
+        if ((++i & 7) == 0 && (_mm512_cmpneq_epi64_mask(sum, ones) == 0 ||
+                               _mm512_test_epi64_mask(sum, one) != 0))
             break;
     }
     _mm512_storeu_si512((void *)acc, sum);
+    return i;
 }
 #endif
 
@@ -350,15 +368,17 @@ int fr_vectors_ready(void)
 #endif
 }
 
-/* The words of v for the block n0 from the pairs list[0 .. len). */
-static void cover_value(const fr_state *s, const fr_cover *c, uint64_t n0,
-                        const cover_pair *list, size_t len, uint64_t *acc)
+/* cover_value_avx512 where there are vectors (the only builds with a coverage). */
+static size_t cover_value(const fr_state *s, const fr_cover *c, uint64_t n0,
+                          const cover_pair *list, size_t from, size_t len, size_t bit,
+                          uint64_t *acc)
 {
 #ifdef COVER_AVX512
-    cover_value_avx512(s, c, n0, list, len, acc);
+    return cover_value_avx512(s, c, n0, list, from, len, bit, acc);
 #else
-    (void)s, (void)c, (void)n0, (void)list, (void)len;
+    (void)s, (void)c, (void)n0, (void)list, (void)from, (void)bit;
     memset(acc, 0, CW * sizeof(uint64_t)); /* never: no coverage is built without the vectors */
+    return len;
 #endif
 }
 
@@ -368,21 +388,43 @@ static int usable(const fr_state *s, const fr_cover *c, uint64_t n0)
     return c && c->nvalues && n0 >= c->from && n0 >= c->base + c->amax + s->kmax;
 }
 
-/* The words of v (< nvalues) for the block n0, made on first use: the rare class's (witnesses
- * from the head) or the common class's (witnesses among the rare parts). */
+/* The words of v (< nvalues) for the block n0, made on first use: the common class's from all
+ * its pairs (witnesses among the rare parts), the rare class's from its first PAIRS_FIRST
+ * (witnesses from the head: the few positions left over are rarely ones that need v). */
 static const uint64_t *words_of(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v,
                                 int common)
 {
     int h = (int)((n0 / CB) & 1);
-    uint64_t *stamp = common ? c->cstamp[h] : c->stamp[h];
-    uint64_t(*words)[CW] = common ? c->wordsc[h] : c->words[h];
-    if (stamp[v] != n0 + 1) {
-        const cover_pair *pairs = common ? c->cpairs : c->pairs;
-        const uint16_t *npairs = common ? c->ncpairs : c->npairs;
-        cover_value(s, c, n0, pairs + (size_t)v * CPAIRS, npairs[v], words[v]);
-        stamp[v] = n0 + 1;
+    if (common) {
+        if (c->cstamp[h][v] != n0 + 1) {
+            cover_value(s, c, n0, c->cpairs + (size_t)v * CPAIRS, 0, c->ncpairs[v], CB,
+                        c->wordsc[h][v]);
+            c->cstamp[h][v] = n0 + 1;
+        }
+        return c->wordsc[h][v];
     }
-    return words[v];
+    if (c->stamp[h][v] != n0 + 1) {
+        size_t len = c->npairs[v] < PAIRS_FIRST ? c->npairs[v] : PAIRS_FIRST;
+        c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS, 0, len,
+                                              CB, c->words[h][v]);
+        c->stamp[h][v] = n0 + 1;
+    }
+    return c->words[h][v];
+}
+
+/* Whether the value v of rare class is reached at n0 + j by the block's coverage, its pairs
+ * past the first ones tried now if need be (for the whole block, until they reach j). */
+static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_t j)
+{
+    const uint64_t *words = words_of(s, c, n0, v, 0);
+    if ((words[j >> 6] >> (j & 63)) & 1)
+        return 1;
+    int h = (int)((n0 / CB) & 1);
+    if (c->upto[h][v] >= c->npairs[v])
+        return 0;
+    c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS,
+                                          c->upto[h][v], c->npairs[v], j, c->words[h][v]);
+    return (words[j >> 6] >> (j & 63)) & 1;
 }
 
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)
@@ -403,7 +445,7 @@ void fr_cover_mark_rare(const fr_state *s, uint64_t n, uint32_t c, const uint8_t
     if (c > s->cover->nvalues)
         c = (uint32_t)s->cover->nvalues;
     for (uint32_t v = 0; v < c; v++)
-        if (!row[v] && !common[v] && (words_of(s, s->cover, n0, v, 0)[j >> 6] >> (j & 63)) & 1)
+        if (!row[v] && !common[v] && covers(s, s->cover, n0, v, j))
             row[v] = 1;
 }
 
