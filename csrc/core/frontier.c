@@ -111,7 +111,10 @@ fr_state *fr_new(const unsigned *rules, size_t nrules, int threads, size_t head_
     s->buf = (uint16_t *)malloc(s->buf_cap * sizeof(uint16_t));
     s->common[0] = (uint8_t *)malloc((size_t)1 << MAX_BITS);
     s->common[1] = (uint8_t *)malloc((size_t)1 << MAX_BITS);
-    int bad = !s->head || !s->buf || !s->common[0] || !s->common[1] || nrules > 32;
+    s->rare_values[0] = (uint16_t *)malloc(((size_t)1 << MAX_BITS) * sizeof(uint16_t));
+    s->rare_values[1] = (uint16_t *)malloc(((size_t)1 << MAX_BITS) * sizeof(uint16_t));
+    int bad = !s->head || !s->buf || !s->common[0] || !s->common[1] || !s->rare_values[0] ||
+              !s->rare_values[1] || nrules > 32;
     if (rules) {
         s->rules = (unsigned *)malloc((nrules + 1) * sizeof(unsigned));
         bad = bad || !s->rules;
@@ -151,6 +154,8 @@ void fr_free(fr_state *s)
     free(s->buf);
     free(s->common[0]);
     free(s->common[1]);
+    free(s->rare_values[0]);
+    free(s->rare_values[1]);
     free(s->parts);
     free(s->tries);
     free(s->ntries);
@@ -250,9 +255,14 @@ int fr_set_mask(fr_state *s, uint32_t emask, const nc_poll *poll)
         return NC_BADARG;
     s->emask = emask;
     s->has_mask = 1;
-    for (int p = 0; p < 2; p++)
-        for (uint32_t v = 0; v < ((uint32_t)1 << MAX_BITS); v++)
+    for (int p = 0; p < 2; p++) {
+        s->nrare_values[p] = 0;
+        for (uint32_t v = 0; v < ((uint32_t)1 << MAX_BITS); v++) {
             s->common[p][v] = (uint8_t)parity32(((v << 1) | (uint32_t)p) & emask);
+            if (!s->common[p][v])
+                s->rare_values[p][s->nrare_values[p]++] = (uint16_t)v;
+        }
+    }
     s->nparts = 0;
     s->nrare = 0;
     s->last_rare = 0;

@@ -92,6 +92,8 @@ struct fr_state {
     uint32_t emask;
     int has_mask;
     uint8_t *common[2]; /* 2^MAX_BITS each */
+    uint16_t *rare_values[2]; /* the values v with common[.][v] == 0, in order */
+    size_t nrare_values[2];
     part *parts;
     size_t nparts, pcap;
     uint64_t nrare, last_rare;
@@ -155,10 +157,10 @@ int fr_cover_active(const fr_state *s, uint64_t n0);
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
 /* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
-/* Marks row[v] for the values v < c of rare class (common[v] == 0) the coverage proves
- * reached at n; only where fr_cover_active. */
-void fr_cover_mark_rare(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *common,
-                        uint8_t *row);
+/* The values v < c of rare class at n that neither row nor the coverage marks reached, into
+ * pending: their number; only where fr_cover_active. */
+size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,
+                        uint32_t *pending);
 void fr_cover_free(fr_cover *c);
 /* frontier_block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
 int fr_blocks_ready(const fr_state *s, uint64_t n0);

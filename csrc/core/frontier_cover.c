@@ -437,16 +437,21 @@ const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
     return w < s->cover->nvalues ? words_of(s, s->cover, n0, w, 1) : NULL;
 }
 
-void fr_cover_mark_rare(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *common,
-                        uint8_t *row)
+size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,
+                        uint32_t *pending)
 {
+    fr_cover *cover = s->cover;
+    const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
+    size_t nrare = s->nrare_values[(n - s->kmin) & 1], npending = 0;
     uint64_t n0 = n & ~(uint64_t)(CB - 1);
     size_t j = (size_t)(n - n0);
-    if (c > s->cover->nvalues)
-        c = (uint32_t)s->cover->nvalues;
-    for (uint32_t v = 0; v < c; v++)
-        if (!row[v] && !common[v] && covers(s, s->cover, n0, v, j))
-            row[v] = 1;
+    for (size_t i = 0; i < nrare && rare[i] < c; i++) {
+        uint32_t v = rare[i];
+        if (row[v] || (v < cover->nvalues && covers(s, cover, n0, v, j)))
+            continue;
+        pending[npending++] = v;
+    }
+    return npending;
 }
 
 int fr_cover_active(const fr_state *s, uint64_t n0)

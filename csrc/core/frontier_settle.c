@@ -162,13 +162,16 @@ int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs,
 int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
                     finisher_scratch *fs, uint32_t *value)
 {
-    const uint8_t *common = s->common[(n - s->kmin) & 1];
-    if (fr_cover_active(s, n & ~(uint64_t)(FR_BLOCK - 1))) /* witnesses (frontier_cover.c) */
-        fr_cover_mark_rare(s, n, c, common, row);
+    /* the values of rare class below c not marked (the common ones are: the caller's word) */
     size_t npending = 0;
-    for (uint32_t v = 0; v < c; v++)
-        if (!row[v] && !common[v]) /* common values below c: reached (the caller's word) */
-            fs->pending[npending++] = v;
+    if (fr_cover_active(s, n & ~(uint64_t)(FR_BLOCK - 1))) { /* witnesses (frontier_cover.c) */
+        npending = fr_cover_pending(s, n, c, row, fs->pending);
+    } else {
+        const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
+        for (size_t i = 0; i < s->nrare_values[(n - s->kmin) & 1] && rare[i] < c; i++)
+            if (!row[rare[i]])
+                fs->pending[npending++] = rare[i];
+    }
     if (!npending) {
         *value = c;
         return 0;
