@@ -273,28 +273,32 @@ static int near_sources(const fr_state *s, uint64_t m0, block_work *b)
     return 0;
 }
 
-/* Marks the one-heap moves and the splits with a near part at n = m0 + j. */
+/* Marks the one-heap moves and the splits with a near part at n = m0 + j.  (The lists are
+ * read into locals: a store to row may alias anything, and would reload them.) */
 static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work *b,
                       uint8_t *row)
 {
     uint64_t n = m0 + j;
     uint32_t v;
+    const part *near = b->near;
+    size_t nnear = b->nnear;
+    int unequal = s->unequal;
     if (fr_take_marks(s, n, row) < 0)
         return -1;
     for (size_t k = 0; k < s->nsplit; k++) {
         if (n < s->split[k] + 2)
             continue;
         uint64_t total = n - s->split[k];
-        const uint16_t *const *src = b->src + k * b->nnear;
-        for (size_t i = 0; i < b->nnear && b->near[i].p < total; i++) {
-            uint64_t q = total - b->near[i].p;
-            if (s->unequal && q == b->near[i].p)
+        const uint16_t *const *src = b->src + k * nnear;
+        for (size_t i = 0; i < nnear && near[i].p < total; i++) {
+            uint64_t q = total - near[i].p;
+            if (unequal && q == near[i].p)
                 continue;
             if (src[i])
                 v = src[i][j];
             else if (fr_value(s, q, &v) < 0)
                 return -1;
-            row[b->near[i].g ^ v] = 1;
+            row[near[i].g ^ v] = 1;
         }
         for (size_t i = b->parts_seen; i < s->nparts; i++) { /* rare heap sizes of the block */
             const part *pt = &s->parts[i];
@@ -312,16 +316,17 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
  * exact marks. */
 static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t *row)
 {
-    uint64_t largest = b->nfar ? b->far[b->nfar - 1].p : 0;
-    if (b->nfar && n >= s->base + s->kmax + largest) { /* every partner in the window */
+    const part *far = b->far, *mid = b->mid; /* (locals: see near_marks) */
+    size_t nfar = b->nfar, nmid = b->nmid;
+    uint64_t largest = nfar ? far[nfar - 1].p : 0;
+    if (nfar && n >= s->base + s->kmax + largest) { /* every partner in the window */
         for (size_t k = 0; k < s->nsplit; k++) {
             const uint16_t *q = s->buf + (n - s->split[k] - s->base);
-            for (size_t i = 0; i < b->nfar; i++)
-                row[b->far[i].g ^ q[-(ptrdiff_t)b->far[i].p]] = 1;
+            for (size_t i = 0; i < nfar; i++)
+                row[far[i].g ^ q[-(ptrdiff_t)far[i].p]] = 1;
+            for (size_t i = 0; i < nmid; i++) /* (mid parts: partners in the window) */
+                row[mid[i].g ^ q[-(ptrdiff_t)mid[i].p]] = 1;
         }
-        for (size_t i = 0; i < b->nmid; i++) /* (mid parts: partners in the window) */
-            for (size_t k = 0; k < s->nsplit; k++)
-                row[b->mid[i].g ^ s->buf[n - s->split[k] - b->mid[i].p - s->base]] = 1;
         return 0;
     }
     for (size_t k = 0; k < s->nsplit; k++) {
