@@ -341,7 +341,7 @@ cover_value_avx512(const fr_state *s, const fr_cover *c, uint64_t n0, const cove
             uint64_t at = (n0 - s->split[k] - list[i].a) & (CSPAN - 1);
             const uint64_t *w = c->rows + list[i].t * c->row_words + (at >> 6);
             __m512i lo = _mm512_loadu_si512((const void *)w);
-            __m512i hi = _mm512_loadu_si512((const void *)(w + 1));
+            __m512i hi = _mm512_alignr_epi64(_mm512_set1_epi64((long long)w[CW]), lo, 1);
             sum = _mm512_or_si512(sum, _mm512_shrdv_epi64(lo, hi, _mm512_set1_epi64((long long)(at & 63))));
         }
         if ((++i & 7) == 0 && (_mm512_cmpneq_epi64_mask(sum, ones) == 0 ||
