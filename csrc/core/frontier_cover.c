@@ -445,9 +445,17 @@ size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t
     size_t nrare = s->nrare_values[(n - s->kmin) & 1], npending = 0;
     uint64_t n0 = n & ~(uint64_t)(CB - 1);
     size_t j = (size_t)(n - n0);
+    /* the words already made and covering j, read in the loop without a call (their arrays
+     * stay where they are: locals, which the calls would otherwise make GCC reload) */
+    const uint64_t *stamp = cover->stamp[(n0 / CB) & 1];
+    const uint64_t(*words)[CW] = (const uint64_t(*)[CW])cover->words[(n0 / CB) & 1];
+    uint64_t bit = (uint64_t)1 << (j & 63);
+    size_t nvalues = cover->nvalues;
     for (size_t i = 0; i < nrare && rare[i] < c; i++) {
         uint32_t v = rare[i];
-        if (row[v] || (v < cover->nvalues && covers(s, cover, n0, v, j)))
+        if (row[v] || (v < nvalues && stamp[v] == n0 + 1 && (words[v][j >> 6] & bit)))
+            continue;
+        if (v < nvalues && covers(s, cover, n0, v, j))
             continue;
         pending[npending++] = v;
     }
