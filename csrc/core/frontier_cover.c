@@ -390,7 +390,9 @@ static int usable(const fr_state *s, const fr_cover *c, uint64_t n0)
 
 /* The words of v (< nvalues) for the block n0, made on first use: the common class's from all
  * its pairs (witnesses among the rare parts), the rare class's from its first PAIRS_FIRST
- * (witnesses from the head: the few positions left over are rarely ones that need v). */
+ * (witnesses from the head; the rest only for a position that needs v: covers).  Past the
+ * first pairs a value of rare class covered few more positions of a block, and most of those
+ * did not need it (their answers were smaller): all its pairs at once cost a quarter more. */
 static const uint64_t *words_of(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v,
                                 int common)
 {
