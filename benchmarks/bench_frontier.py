@@ -17,8 +17,9 @@ lines, nimbers' figure is the interval's own: the seconds its statistics add ove
 run (the engine's steps and the writing of their values, on the wall clock), leaving out the
 process's start and the resume (reading back and checking the 2^(k-1) values).  The whole
 second process is printed too: its CPU time (all threads) and wall time, start and resume
-included, and the rate that gives.  Run on a quiet machine: the load average is printed.  Projections to 2^32 and 2^35 assume the rate of the last doubling
-(Grundy's game and Officers have had no new rare value for millions of heap sizes).
+included, and the rate that gives.  Run on a quiet machine: the load average is printed.
+Projections to 2^32 and 2^35 assume the rate of the last doubling (Grundy's game and Officers
+have had no new rare value for millions of heap sizes).
 """
 
 from __future__ import annotations
