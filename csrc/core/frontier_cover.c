@@ -9,8 +9,9 @@
  * (bit q set when g(q) = t).  A heap size a of the head with g(a) = v ^ t reaches v at every
  * position n of a block with g(n - k - a) = t: the bitset of t read from n0 - k - a gives those
  * positions for the whole block in a few word operations (eight words of 64 positions, one
- * AVX-512 register).  For each value the pairs (a, t) are tried in the order of t's frequency
- * until every position of the block is covered; the positions left over go to the search.
+ * AVX-512 register).  For each value the first PAIRS_FIRST pairs (a, t), taken by t's
+ * frequency, cover the block at once; a position that needs the value and is still not
+ * covered has the block's next pairs tried, until it is (or they run out: then the search).
  * Every bit set is a genuine split, so the coverage only ever proves reached values: the
  * values computed do not depend on it.
  */
@@ -29,7 +30,8 @@
 /* CB: the block, in positions (CW words of 64); CT: at most this many frequent values get a
  * bitset; CAMAX: witnesses from the head are heap sizes below it; CPAIRS: room for the pairs
  * of a value (PAIRS_RARE and PAIRS_COMMON used, tuned on Grundy's game and Officers at 2^21
- * and 2^23); CSPAN: positions in each bitset's ring; CVALUES: values with coverage. */
+ * and 2^23; PAIRS_FIRST: those a value of rare class gets before any position asks, tuned at
+ * 2^23); CSPAN: positions in each bitset's ring; CVALUES: values with coverage. */
 #ifndef FR_TOP
 #define FR_TOP 64
 #endif
@@ -43,7 +45,8 @@
 #define FR_PAIRS_COMMON 1200
 #endif
 enum { CB = FR_BLOCK, CW = CB / 64, CT = FR_TOP, CAMAX = 1 << 16, CPAIRS = 1200, CSPAN = 1 << 18,
-       CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_FIRST = FR_PAIRS_FIRST, PAIRS_COMMON = FR_PAIRS_COMMON };
+       CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_FIRST = FR_PAIRS_FIRST,
+       PAIRS_COMMON = FR_PAIRS_COMMON };
 
 typedef struct {
     uint32_t a;  /* the witness's heap size */
