@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from nimbers.games import census
-from nimbers.games.octal_census.report import census_report
-from nimbers.games.octal_census.verify import verify_census
+from nimbers.research import census
+from nimbers.research.census.report import census_report
+from nimbers.research.census.verify import verify_census
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 

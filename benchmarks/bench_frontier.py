@@ -91,7 +91,7 @@ def child_rusage_run(args: list[str], env: dict[str, str]) -> tuple[str, float, 
 
 
 def frontier_timed(code: str, k: int, threads: int, folder: str) -> dict[str, object]:
-    script = ("import sys, json, dataclasses; from nimbers.games.frontier import frontier_run; "
+    script = ("import sys, json, dataclasses; from nimbers.research.frontier import frontier_run; "
               "s = frontier_run(sys.argv[1], int(sys.argv[2]), sys.argv[3], "
               "threads=int(sys.argv[4]), progress=False); "
               "print(json.dumps(dataclasses.asdict(s)))")

@@ -136,3 +136,49 @@ def test_nothing_below_the_front_floor_imports_it(module):
     upward = sorted(m for m in import_graph()[module]
                     if _on_front_floor(m) and m != DEPRECATED_ALIASES.get(module))
     assert upward == [], f"{module} imports the front floor: {upward}"
+
+
+#: The floors of docs/layout.md, lowest first: a module imports only from its own floor or
+#: the floors below (the package's ``__init__`` re-exports from every floor, so it is on top).
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("C core", ("nimbers._core",)),
+    ("services", ("nimbers._limits", "nimbers._progress", "nimbers._digits",
+                  "nimbers._gf2", "nimbers._startup", "nimbers._version")),
+    ("algebra", ("nimbers._tower", "nimbers.arith", "nimbers.nimber", "nimbers.typing", "nimbers.tables",
+                 "nimbers.explain", "nimbers.linalg", "nimbers.field", "nimbers.ordinal",
+                 "nimbers.lazy")),
+    ("notation", ("nimbers.notation",)),
+    # lexicodes are the P-positions of coin-turning games (Conway), read by subset sums
+    ("games", ("nimbers.games", "nimbers.lexicode")),
+    ("research", ("nimbers.research",)),
+    ("front doors", ("nimbers.cli", "nimbers.web", "nimbers.play", "nimbers.__main__",
+                     "nimbers")),
+)
+
+
+def floor_of(module: str) -> int:
+    """The floor of a module: the longest prefix of FLOORS it falls under."""
+    best, found = -1, None
+    for level, (_, tops) in enumerate(FLOORS):
+        for top in tops:
+            if (module == top or module.startswith(top + ".")) and len(top) > best:
+                best, found = len(top), level
+    if found is None:
+        raise AssertionError(f"{module} is on no floor: add it to FLOORS and docs/layout.md")
+    return found
+
+
+def test_the_floor_checker_places_modules():
+    assert FLOORS[floor_of("nimbers.games.heap.game")][0] == "games"
+    assert FLOORS[floor_of("nimbers.research.census.run")][0] == "research"
+    assert FLOORS[floor_of("nimbers")][0] == "front doors"
+    assert floor_of("nimbers.cli.census") > floor_of("nimbers.research.frontier")
+
+
+@pytest.mark.parametrize("module", sorted(import_graph()))
+def test_imports_run_down_the_floors(module):
+    here = floor_of(module)
+    upward = sorted(m for m in import_graph()[module]
+                    if floor_of(m) > here and m != DEPRECATED_ALIASES.get(module))
+    assert upward == [], (f"{module} ({FLOORS[here][0]}) imports from floors above it: "
+                          + ", ".join(f"{m} ({FLOORS[floor_of(m)][0]})" for m in upward))

@@ -59,9 +59,9 @@ def game_commands(commands: Commands) -> None:
                    help="with --misere: also the genus g^γ0γ1... of each heap (Winning Ways "
                         "ch. 13; searched, seconds beyond 20 heaps: e.g. nimbers heap kayles 12 "
                         "--misere --genus)")
-    from ..games.quotient.command import add_arguments as quotient_arguments
+    from .quotient import add_arguments as quotient_arguments
     quotient_arguments(p)
-    from ..games.frontier import add_arguments as frontier_arguments
+    from .frontier import add_arguments as frontier_arguments
     frontier_arguments(p)
     json_option(p)
 
@@ -118,8 +118,9 @@ def _nim(args: argparse.Namespace) -> str:
 def _heap(args: argparse.Namespace) -> str | None:
     from ..games.catalogue import heap_game
     from ..games.heap import HeapGame
-    if args.frontier or args.until is not None or args.checkpoint is not None:
-        from ..games.frontier import run_command as frontier_run_command
+    from .frontier import frontier_asked
+    if frontier_asked(args):
+        from .frontier import run_command as frontier_run_command
         return frontier_run_command(args)
     if args.resume is not None:
         game = HeapGame.load(args.resume)
@@ -129,7 +130,7 @@ def _heap(args: argparse.Namespace) -> str | None:
     else:
         game = heap_game(args.code)
     if args.quotient is not None:
-        from ..games.quotient.command import run as quotient_report
+        from .quotient import run as quotient_report
         try:
             return quotient_report(game, args)
         except ValueError as e:

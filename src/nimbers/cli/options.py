@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequenc
 import numpy as np
 
 from .._digits import no_digit_limit, to_decimal
-from ..notation import NotationError, read_integer
+from ..notation import NotationError, read_count, read_integer
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -58,15 +58,47 @@ MAX_POSITION = 2**64 - 1
 
 
 def parse_count(text: str) -> int:
-    """A count: a non-negative integer of at most :data:`MAX_COUNT`.
+    """A count: a non-negative integer of at most :data:`MAX_COUNT`, or a power of one
+    (the notation's :data:`~nimbers.notation.COUNT_RULE`).
 
-    >>> parse_count("1_000")
-    1000
+    >>> parse_count("1_000"), parse_count("2^20")
+    (1000, 1048576)
     """
     try:
-        return read_integer(text, most=MAX_COUNT)
+        return read_count(text, most=MAX_COUNT)
     except NotationError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def count_type(least: int = 0, most: int = MAX_COUNT) -> Callable[[str], int]:
+    """An argparse type reading a count between least and most (powers allowed: 2^24).
+
+    >>> count_type(1, 64)("0x2"), count_type(1)("2^10")
+    (2, 1024)
+    """
+    def parse(text: str) -> int:
+        try:
+            return read_count(text, most=most, least=least)
+        except NotationError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    parse.__name__ = "count"
+    return parse
+
+
+def seconds_type(text: str) -> float:
+    """An argparse type for a positive, finite number of seconds (e.g. 60, 2.5, 1e4).
+
+    >>> seconds_type("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (text.strip().isascii() and 0 < value <= 10**9):
+        raise argparse.ArgumentTypeError(f"not a number of seconds between 0 and 10^9: "
+                                         f"{text[:40]!r}")
+    return value
 
 
 def parse_int(text: str) -> int:

@@ -44,7 +44,7 @@ def _play(args: argparse.Namespace) -> None:
     from ..play import play, setup_game
     game, position = setup_game(args.game, args.setup, misere=args.misere)
     if args.quotient is not None:
-        from ..games.quotient.command import attach
+        from .quotient import attach
         try:
             attach(getattr(game, "ruleset", None), args.quotient)
         except ValueError as e:

@@ -8,7 +8,6 @@
 * :mod:`.quotient` -- misère quotients of heap games (Plambeck and Siegel);
 * :mod:`.nim` -- Nim: the nim-sum rule, misère Nim, dynamic-programming solvers;
 * :mod:`.heap` -- heap games (subtraction, octal, take-and-break, Grundy's game), periodicity;
-* :mod:`.octal_census` -- a census of octal games (:func:`census`), resumable and verifiable;
 * :mod:`.subset_sums` -- which nim-sums j distinct values reach (for "any coins" rules);
 * :mod:`.positions` -- rows and boards of coins as people write them;
 * :mod:`.turning` -- coin-turning games by turning code, the named families;
@@ -34,7 +33,6 @@ from .engine import (CycleError, ImpartialGame, grundy, mex, misere_grundy, sum_
                      winning_move_in_sum)
 from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, heap_game_from_code, octal_game,
                    subtraction_game, take_break_game)
-from .octal_census import census
 from .misere import Genus, genus_of, is_tame_genus, tame_sum
 from .nim import Move, Nim, NimSolution, nim_sum, solve_bottom_up, solve_memo, winning_moves
 from .positions import heads_2d, heads_of
@@ -48,7 +46,7 @@ __all__ = ["TakeBreakCode", "Term", "parse_take_break_code", "parse_turning_code
            "CycleError", "ImpartialGame", "grundy", "mex", "misere_grundy", "sum_value",
            "winning_move_in_sum", "Genus", "genus_of", "is_tame_genus", "tame_sum",
            "HeapGame", "HeapStats", "Periodicity", "grundy_game", "heap_game_from_code", "octal_game",
-           "subtraction_game", "take_break_game", "census",
+           "subtraction_game", "take_break_game",
            "Move", "Nim", "NimSolution", "nim_sum", "solve_bottom_up", "solve_memo", "winning_moves",
            "heads_2d", "heads_of", "MisereQuotient", "misere_quotient",
            "AcrosticTwins", "Tartan", "acrostic_twins", "rugs", "tartan", "turning_corners",

@@ -21,12 +21,12 @@ from __future__ import annotations
 from .moves import (HeapMove, read_board_move, read_coin_move, read_heap_move, say_board_move,
                     say_coin_move, say_count, say_heap_move, say_sizes, type_heap_move)
 from .names import game_key, read_product, read_subtraction_set
-from .numbers import (MAX_DIGITS, NUMBER_RULE, NotationError, clip, describe_bound,
-                      read_integer, write_integer)
+from .numbers import (COUNT_RULE, MAX_DIGITS, NUMBER_RULE, NotationError, clip,
+                      describe_bound, read_count, read_integer, write_integer)
 from .positions import (CoinRow, items, read_cell, read_cells, read_heads, read_heaps,
                         read_numbers, read_row)
 
-__all__ = ["NotationError", "read_integer", "write_integer", "clip", "describe_bound",
+__all__ = ["NotationError", "read_integer", "read_count", "COUNT_RULE", "write_integer", "clip", "describe_bound",
            "MAX_DIGITS", "NUMBER_RULE", "items", "read_numbers", "read_heaps", "read_row",
            "read_heads", "read_cell", "read_cells", "CoinRow", "HeapMove", "read_heap_move",
            "read_coin_move", "read_board_move", "say_heap_move", "say_sizes", "say_count",

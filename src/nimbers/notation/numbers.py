@@ -39,8 +39,8 @@ import re
 
 from .._digits import from_decimal, to_decimal
 
-__all__ = ["NotationError", "read_integer", "write_integer", "clip", "MAX_DIGITS",
-           "NUMBER_RULE", "describe_bound"]
+__all__ = ["NotationError", "read_integer", "read_count", "write_integer", "clip", "MAX_DIGITS",
+           "NUMBER_RULE", "COUNT_RULE", "describe_bound"]
 
 #: The longest number read, in characters: a million digits take about a second to convert
 #: (the divide-and-conquer conversion of :mod:`nimbers._digits`); past that the conversion,
@@ -51,6 +51,11 @@ MAX_DIGITS = 1_000_000
 NUMBER_RULE = ("numbers are ASCII: decimal, 0x.., 0b.. or 0o.., underscores between digits "
                "allowed, of any size")
 
+#: Counts (heap sizes to reach, workers, threads, budgets of values) may also be written as a
+#: power, as researchers write them: ``2^28``, ``2**28``, ``10^6``.
+COUNT_RULE = NUMBER_RULE + "; a count may also be a power B^E or B**E (2^28, 10^6)"
+
+_POWER = re.compile(r"\s*([^*^]+?)\s*(?:\^|\*\*)\s*([^*^]+?)\s*")
 _SHAPE = re.compile(r"[+-]?(?:0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+"
                     r"|[0-9](?:_?[0-9])*)")
 _HINT = "(ASCII digits: decimal, 0x.., 0b.. or 0o..)"
@@ -149,4 +154,36 @@ def read_integer(text: str, *, signed: bool = False, most: int | None = None,
         raise NotationError(f"at most {describe_bound(most)}, got {_shown(value, text)}")
     if least is not None and value < least:
         raise NotationError(f"at least {describe_bound(least)}, got {_shown(value, text)}")
+    return value
+
+
+def read_count(text: str, *, most: int, least: int = 0) -> int:
+    """A count by the number rule, or a power ``B^E`` / ``B**E`` of two such numbers (the way
+    heap counts are written in the literature: 2^35), between least and most inclusive.
+
+    A power is bounded before it is computed: ``9^99999999`` is refused at once, not after
+    minutes of arithmetic.
+
+    >>> read_count("2^20", most=2**63), read_count("10**6", most=2**63), read_count("0x10", most=99)
+    (1048576, 1000000, 16)
+    >>> read_count("2^64", most=2**63 - 1)
+    Traceback (most recent call last):
+    ...
+    nimbers.notation.numbers.NotationError: at most 2^63 - 1, got 2^64
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a count is typed as text, not {type(text).__name__}")
+    power = _POWER.fullmatch(text) if ("^" in text or "**" in text) else None
+    if power is None:
+        return read_integer(text, most=most, least=least)
+    base = read_integer(power.group(1), most=most)
+    exponent = read_integer(power.group(2), most=most.bit_length() + 1)
+    shown = f"{write_integer(base)}^{write_integer(exponent)}"
+    if base > 1 and (base.bit_length() - 1) * exponent > most.bit_length():
+        raise NotationError(f"at most {describe_bound(most)}, got {shown}")
+    value = base ** exponent
+    if value > most:
+        raise NotationError(f"at most {describe_bound(most)}, got {shown}")
+    if value < least:
+        raise NotationError(f"at least {describe_bound(least)}, got {shown}")
     return value

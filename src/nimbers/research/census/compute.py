@@ -25,7 +25,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..heap import HeapGame, Periodicity, octal_game
+from ...games.heap import HeapGame, Periodicity, octal_game
 from .classes import dead_heaps, normalized, sequence_digest, standard_form
 
 __all__ = ["SURVEY_VALUES", "FIRST_LEVEL", "survey", "solve_class", "checkpoints", "Deadline"]

@@ -7,18 +7,20 @@ import argparse
 import json
 from typing import Any
 
-from . import misere_quotient
+from .options import count_type, seconds_type
+
+from ..games.quotient import misere_quotient
 
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The heap command's quotient options."""
-    p.add_argument("--quotient", metavar="N", type=int,
+    p.add_argument("--quotient", metavar="N", type=count_type(0, 10**6),
                    help="the misère quotient for heaps up to N (Plambeck and Siegel): its "
                         "order, P-portion, presentation and each heap's word; with --json "
                         "the table too (e.g. nimbers heap 0.75 --quotient 10)")
-    p.add_argument("--quotient-time", metavar="SECONDS", type=float, default=None,
+    p.add_argument("--quotient-time", metavar="SECONDS", type=seconds_type, default=None,
                    help="with --quotient: stop after this many seconds, keeping what was "
                         "proved")
 
@@ -44,7 +46,7 @@ def attach(ruleset: Any, path: str) -> None:
     ValueError
         not a heap game, not a saved quotient, or one that does not prove for this game.
     """
-    from .monoid import MisereQuotient
+    from ..games.quotient import MisereQuotient
     if not callable(getattr(ruleset, "use_quotient", None)):
         raise ValueError("--quotient is for heap games")
     try:

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..codes import parse_take_break_code
-from ..heap import octal_game
+from ...games.codes import parse_take_break_code
+from ...games.heap import octal_game
 from .classes import canonical, dead_heaps, normalized, sequence_digest, standard_form
 from .compute import FIRST_LEVEL
 from .run import executor

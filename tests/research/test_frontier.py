@@ -1,4 +1,4 @@
-"""The frontier mode (nimbers.games.frontier): its values against the ordinary engine's, the
+"""The frontier mode (nimbers.research.frontier): its values against the ordinary engine's, the
 same values for any number of threads, resuming (after a stop and after kill -9), and the
 checkpoints it refuses.  Small heads and windows send the engine through every storage path
 (head, window, values file) within a second or so per run."""
@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from nimbers import _core
-from nimbers.games import frontier
-from nimbers.games.frontier import frontier_run, frontier_stats, frontier_values
+from nimbers.research.frontier import run as frontier
+from nimbers.research.frontier import frontier_run, frontier_stats, frontier_values
 from nimbers.games.heap import heap_game_from_code
 
 SMALL = {"head": 8192, "window": 8192}
@@ -92,7 +92,7 @@ def test_a_run_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
 
 def test_kill_9_then_resume_gives_the_uninterrupted_values(tmp_path: Path) -> None:
     n = 1 << 18
-    script = ("import sys; from nimbers.games.frontier import frontier_run; "
+    script = ("import sys; from nimbers.research.frontier import frontier_run; "
               f"frontier_run('grundy', {n}, sys.argv[1], threads=2, interval=0.02, "
               "progress=False, head=8192, window=8192)")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

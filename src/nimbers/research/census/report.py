@@ -79,7 +79,7 @@ def census_report(directory: str, plot: str | None = "") -> CensusReport:
     plot_note, unless a plot path was asked for: then ImportError.
 
     >>> import tempfile
-    >>> from nimbers.games.octal_census import census
+    >>> from nimbers.research.census import census
     >>> with tempfile.TemporaryDirectory() as d:
     ...     _ = census(codes=["0.77", "0.6"], out=d, workers=1, max_n=4096, progress=False)
     ...     report = census_report(d, plot=None)

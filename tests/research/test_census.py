@@ -17,12 +17,13 @@ import numpy as np
 import pytest
 
 import nimbers
-from nimbers.games import census, octal_game
-from nimbers.games.octal_census.classes import (codes_up_to, dead_heaps, normalized,
+from nimbers.games import octal_game
+from nimbers.research import census
+from nimbers.research.census.classes import (codes_up_to, dead_heaps, normalized,
                                                 standard_form, written)
-from nimbers.games.octal_census.report import census_report
-from nimbers.games.octal_census.table import TABLE, append_row, read_rows
-from nimbers.games.octal_census.verify import CensusError, verify_census
+from nimbers.research.census.report import census_report
+from nimbers.research.census.table import TABLE, append_row, read_rows
+from nimbers.research.census.verify import CensusError, verify_census
 from oracle import heap_values
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -31,7 +31,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..codes import parse_take_break_code
+from ...games.codes import parse_take_break_code
 
 __all__ = ["codes_up_to", "canonical", "written", "standard_key", "standard_form",
            "dead_heaps", "normalized", "sequence_digest"]

@@ -28,7 +28,6 @@ with exactly the values of an uninterrupted run, for any number of threads.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import hashlib
 import json
@@ -39,9 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
-from .._progress import Progress, ProgressOption
-from .heap import HeapGame, heap_game_from_code
+from ... import _core
+from ..._progress import Progress, ProgressOption
+from ...games.catalogue import heap_game
+from ...games.heap import HeapGame
 
 __all__ = ["FrontierStats", "frontier_run", "frontier_stats", "frontier_values"]
 
@@ -106,7 +106,7 @@ class FrontierStats:
 
 def _game(game: HeapGame | str) -> HeapGame:
     if isinstance(game, str):
-        game = heap_game_from_code(game)
+        game = heap_game(game)
     if not isinstance(game, HeapGame):
         raise TypeError(f"a heap game or its code is needed, not {type(game).__name__}")
     rules = game.rules
@@ -494,49 +494,3 @@ def frontier_values(checkpoint: str | os.PathLike[str], start: int = 0,
         return np.zeros(0, dtype=f"<u{data['width']}")
     return np.memmap(folder / VALUES, dtype=f"<u{data['width']}", mode="r", offset=0,
                      shape=(count,))[start:stop]
-
-
-# ---- the command line: nimbers heap CODE --frontier --until N --checkpoint DIR -------------
-
-def _count_argument(text: str) -> int:
-    """A heap count: 268435456, 2^28 or 2**28."""
-    base, _, power = text.replace("**", "^").partition("^")
-    try:
-        value = int(base) ** int(power) if power else int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a count: {text!r} (e.g. 2^28)") from None
-    return value
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The frontier options of ``nimbers heap``."""
-    group = parser.add_argument_group(
-        "frontier runs", "long runs in bounded memory, every value streamed to DIR/values.bin, "
-        "checkpointed; the same command started again goes on from the last checkpoint "
-        "(e.g. nimbers heap grundy --frontier --until 2^28 --checkpoint runs/grundy)")
-    group.add_argument("--frontier", action="store_true",
-                       help="a frontier run (Grundy's game and two-heap codes such as 0.6)")
-    group.add_argument("--until", type=_count_argument, metavar="N",
-                       help="heap sizes to reach: 0 .. N-1 (e.g. 2^28)")
-    group.add_argument("--checkpoint", metavar="DIR", help="the run's directory")
-    group.add_argument("--threads", type=int, metavar="K",
-                       help="threads (default: every CPU available); the values do not change")
-    group.add_argument("--interval", type=float, default=60.0, metavar="SECONDS",
-                       help="seconds between checkpoints (default 60)")
-
-
-def run_command(args: argparse.Namespace) -> str:
-    """``nimbers heap CODE --frontier ...``: runs, and returns the statistics as text or JSON."""
-    if not args.frontier:
-        used = [o for o in ("until", "checkpoint", "threads") if getattr(args, o) is not None]
-        if used:
-            raise ValueError(f"--{used[0]} comes with --frontier")
-        raise ValueError("run_command is for --frontier")
-    if args.until is None or args.checkpoint is None:
-        raise ValueError("--frontier needs --until N and --checkpoint DIR (e.g. nimbers heap "
-                         "grundy --frontier --until 2^24 --checkpoint runs/grundy)")
-    stats = frontier_run(args.code, args.until, args.checkpoint, threads=args.threads,
-                         interval=args.interval)
-    if getattr(args, "json", False):
-        return json.dumps(dataclasses.asdict(stats), indent=1)
-    return stats.summary()
