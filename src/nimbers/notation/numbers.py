@@ -181,7 +181,7 @@ def read_count(text: str, *, most: int, least: int = 0) -> int:
     shown = f"{write_integer(base)}^{write_integer(exponent)}"
     if base > 1 and (base.bit_length() - 1) * exponent > most.bit_length():
         raise NotationError(f"at most {describe_bound(most)}, got {shown}")
-    value = base ** exponent
+    value: int = base ** exponent
     if value > most:
         raise NotationError(f"at most {describe_bound(most)}, got {shown}")
     if value < least:
