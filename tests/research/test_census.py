@@ -79,7 +79,7 @@ def _cli(*args, timeout=120):
 def two_digits(tmp_path_factory):
     """The 2-digit census on a local pool, to DEPTH heap sizes per game."""
     out = str(tmp_path_factory.mktemp("census2"))
-    rows = census(2, out=out, workers=2, max_n=DEPTH, budget=120, progress=False)
+    rows = census(2, out=out, workers=2, until=DEPTH, progress=False)
     return out, rows
 
 
@@ -93,7 +93,7 @@ def test_codes_and_standard_forms():
 
 
 def test_one_digit_census(tmp_path):
-    rows = census(1, out=str(tmp_path), workers=2, max_n=DEPTH, budget=60, progress=False)
+    rows = census(1, out=str(tmp_path), workers=2, until=DEPTH, progress=False)
     assert sorted(c for r in rows for c in r["members"]) == sorted(codes_up_to(1))
     _same_classes_as_czajka(rows, codes_up_to(1))
     for row in rows:
@@ -140,7 +140,8 @@ def test_solved_frontier_games_as_published(tmp_path):
     SolvedGames.md counts them), the largest value and the sparse space's statistics."""
     wanted = {_code(g): rest for g, *rest in _data("czajka_solved_games.txt")
               if g not in (".376", ".354")}
-    rows = census(codes=list(wanted), out=str(tmp_path), workers=2, budget=120, progress=False)
+    rows = census(codes=list(wanted), out=str(tmp_path), workers=2, until=1 << 20,
+                  progress=False)
     assert len(rows) == len(wanted)
     for row in rows:
         prefix, period, at, largest, mask, rare, last = wanted[row["code"]]
@@ -163,11 +164,11 @@ def test_161_and_36_are_two_games(tmp_path):
     a slip of the literature had them as one)."""
     a, b = octal_game("0.161").nim_values(600), octal_game("0.36").nim_values(600)
     assert np.array_equal(a[:519], b[:519]) and a[519] != b[519]
-    rows = census(codes=[".161", ".36"], out=str(tmp_path / "deep"), workers=2, max_n=1024,
-                  budget=30, progress=False)
+    rows = census(codes=[".161", ".36"], out=str(tmp_path / "deep"), workers=2, until=1024,
+                  progress=False)
     assert sorted(r["code"] for r in rows) == ["0.161", "0.36"]
     shallow = census(codes=[".161", ".36"], out=str(tmp_path / "shallow"), workers=1,
-                     max_n=512, budget=30, progress=False)
+                     until=512, progress=False)
     assert len(shallow) == 1 and shallow[0]["class"] == "values"   # equal as far as computed,
     assert shallow[0]["equal_up_to"] <= 512                        # and marked so
 
@@ -187,8 +188,7 @@ def test_same_table_on_a_dask_cluster(two_digits, tmp_path):
                 [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                  "--no-dashboard", "--host", "127.0.0.1"],
                 env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        rows = census(2, out=str(tmp_path), scheduler=address, max_n=DEPTH, budget=120,
-                      progress=False)
+        rows = census(2, out=str(tmp_path), scheduler=address, until=DEPTH, progress=False)
         assert _comparable(rows) == _comparable(local)
     finally:
         for proc in reversed(procs):
@@ -213,7 +213,7 @@ def test_killed_twice_and_run_again(two_digits, tmp_path):
     _, local = two_digits
     out = tmp_path / "killed"
     command = [sys.executable, "-m", "nimbers", "census", "--digits", "2", "--out", str(out),
-               "--max-n", str(DEPTH), "--workers", "2", "--budget", "120"]
+               "--until", str(DEPTH), "--workers", "2"]
     table = out / TABLE
     for kill in range(2):
         before = len(read_rows(str(out))) if table.exists() else 0
@@ -244,19 +244,19 @@ def test_killed_twice_and_run_again(two_digits, tmp_path):
 def test_verify_passes_and_fails_naming_the_row(tmp_path):
     good = tmp_path / "good"
     rows = census(codes=[".16", ".77", ".161", ".36", ".6", ".61"], out=str(good), workers=2,
-                  budget=10, progress=False)
-    assert {r["code"]: r["period"] for r in rows}["0.16"] == 149459
-    result = verify_census(str(good), workers=2, budget=6)
-    assert result.rows == len(rows) == 5 and result.proven == 2
-    done = _cli("verify", str(good), "--budget", "6")
+                  until=1 << 16, progress=False)
+    assert {r["code"]: r["period"] for r in rows}["0.77"] == 12
+    result = verify_census(str(good), workers=2, budget=60)
+    assert result.rows == len(rows) == 5 and result.proven == 1
+    done = _cli("verify", str(good), "--budget", "60")
     assert done.returncode == 0 and "5 rows verified" in done.stdout
 
     def tampered(name, change):
         bad = tmp_path / name
         shutil.copytree(good, bad)
         lines = (bad / TABLE).read_text().splitlines()
-        for i, line in enumerate(lines):
-            row = json.loads(line)
+        for i in reversed(range(len(lines))):   # the class's latest row
+            row = json.loads(lines[i])
             if change(row):
                 lines[i] = json.dumps(row)
                 (bad / TABLE).write_text("\n".join(lines) + "\n")
@@ -264,16 +264,16 @@ def test_verify_passes_and_fails_naming_the_row(tmp_path):
         raise AssertionError("no row changed")
 
     def period(row):
-        if row["code"] == "0.16":
+        if row["code"] == "0.77":
             row["period"] += 1
             return True
         return False
 
     bad, line = tampered("period", period)
-    with pytest.raises(CensusError, match=rf"row {line} \(0.16\)"):
-        verify_census(str(bad), workers=2, budget=6)
-    done = _cli("verify", str(bad), "--budget", "6")
-    assert done.returncode == 2 and f"row {line} (0.16)" in done.stderr
+    with pytest.raises(CensusError, match=rf"row {line} \(0.77\)"):
+        verify_census(str(bad), workers=2, budget=60)
+    done = _cli("verify", str(bad), "--budget", "60")
+    assert done.returncode == 2 and f"row {line} (0.77)" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
     def largest(row):
@@ -283,17 +283,17 @@ def test_verify_passes_and_fails_naming_the_row(tmp_path):
         return False
 
     with pytest.raises(CensusError, match=r"\(0.77\): the largest value"):
-        verify_census(str(tampered("largest", largest)[0]), workers=1, budget=6)
+        verify_census(str(tampered("largest", largest)[0]), workers=1, budget=60)
 
     def member(row):
         if row["code"] == "0.6":
             row["members"].append("0.64")
-            row["dead_heaps"].append(0)
+            row["dead_heaps"].append(1)          # heap 1 allows no move in 0.64
             return True
         return False
 
     with pytest.raises(CensusError, match=r"\(0.6\): member 0.64 differs"):
-        verify_census(str(tampered("member", member)[0]), workers=1, budget=6)
+        verify_census(str(tampered("member", member)[0]), workers=1, budget=60)
 
 
 def test_unreachable_scheduler_is_one_line(tmp_path):
@@ -348,7 +348,7 @@ def test_verify_the_two_digit_table(two_digits):
 def test_a_proof_beyond_the_published_list(tmp_path):
     """4.344 is proven here (period 51 from heap 998; Czajka's UnsolvedGames.md lists it as
     open): the values agree with the definition's brute force up to the proof's bound."""
-    row, = census(codes=["4.344"], out=str(tmp_path), workers=1, budget=30, progress=False)
+    row, = census(codes=["4.344"], out=str(tmp_path), workers=1, until=1 << 12, progress=False)
     assert (row["period"], row["preperiod"], row["certificate"]["bound"]) == (51, 998, 2101)
     brute = heap_values([4, 3, 4, 4], 2101)
     assert octal_game("4.344").nim_values(2101).tolist() == brute
@@ -360,7 +360,7 @@ def test_bad_arguments_are_refused_at_once(tmp_path):
     for kwargs, message in (({"digits": 2, "codes": [".77"]}, "one of them"),
                             ({"codes": []}, "no codes"), ({"codes": ["1.5"]}, "before the point"),
                             ({"codes": ["0.8"]}, "octal digits"), ({"digits": 7}, "digits is"),
-                            ({"digits": 1, "budget": 0}, "budget"), ({"digits": 1, "max_n": 10}, "max_n"),
+                            ({"digits": 1, "until": 10}, "until"), ({"digits": 1, "until": 2.5}, "until"),
                             ({"digits": 1, "workers": 0}, "workers")):
         with pytest.raises(ValueError, match=message):
             census(out=out, progress=False, **kwargs)

@@ -8,18 +8,40 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-from typing import Any, Iterator
+import os
+import sys
+import time
+from typing import Any, Callable, Iterator
 
-__all__ = ["dask_executor", "CONNECT_SECONDS"]
+__all__ = ["dask_executor", "CONNECT_SECONDS", "WORKERLESS_SECONDS"]
 
 #: how long to try to reach the scheduler, and then to wait for a first worker
 CONNECT_SECONDS = 10
+#: how long a census waits, saying so, when every worker of the cluster is gone (the
+#: environment variable NIMBERS_CENSUS_WORKERLESS sets another number of seconds)
+WORKERLESS_SECONDS = 120.0
+WORKERLESS_ENV = "NIMBERS_CENSUS_WORKERLESS"
+
+
+def _workerless() -> float:
+    text = os.environ.get(WORKERLESS_ENV)
+    if text is None:
+        return WORKERLESS_SECONDS
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 10**6:
+        raise ValueError(f"{WORKERLESS_ENV} is a number of seconds from 0 to 10^6, not {text!r}")
+    return value
 
 
 @contextlib.contextmanager
-def dask_executor(address: str) -> Iterator[tuple[cf.Executor, int]]:
-    """The executor of a distributed Client connected to address, and the number of
-    threads of its workers.
+def dask_executor(address: str, workerless: float | None = None
+                  ) -> Iterator[tuple[cf.Executor, int, Callable[[], None]]]:
+    """The executor of a distributed Client connected to address, the number of threads of
+    its workers, and a check that says on stderr when no worker is left and raises
+    ValueError once that has lasted workerless seconds.
 
     Raises
     ------
@@ -49,6 +71,39 @@ def dask_executor(address: str) -> Iterator[tuple[cf.Executor, int]]:
         info = client.scheduler_info()
         threads = sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values())
         pool = client.get_executor(pure=False)
-        yield pool, max(1, threads)
+        limit = _workerless() if workerless is None else workerless
+        yield pool, max(1, threads), _Watch(client, address, limit)
     finally:
         client.close()
+
+
+class _Watch:
+    """Called while the census waits: nothing while the cluster has workers; with none, a
+    line on stderr now and then, and after workerless seconds a ValueError."""
+
+    def __init__(self, client: Any, address: str, workerless: float) -> None:
+        self.client, self.address, self.workerless = client, address, workerless
+        self.since: float | None = None
+        self.said = 0.0
+
+    def __call__(self) -> None:
+        try:
+            workers = self.client.scheduler_info().get("workers", {})
+        except Exception:  # the scheduler is gone as well
+            workers = {}
+        if workers:
+            self.since = None
+            return
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        left = self.workerless - (now - self.since)
+        if left <= 0:
+            raise ValueError(f"the dask cluster at {self.address} has had no worker for "
+                             f"{self.workerless:.0f} s: start workers (dask worker "
+                             f"{self.address}) and run the census again; it goes on from its "
+                             "table")
+        if now - self.said >= 10:
+            self.said = now
+            print(f"census: no dask worker at {self.address}; waiting {left:.0f} s more for "
+                  "one", file=sys.stderr, flush=True)

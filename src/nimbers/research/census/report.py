@@ -12,13 +12,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .classes import standard_key, written
+from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
 
-__all__ = ["CensusReport", "census_report", "plot_census", "TRIVIAL_BOUND"]
+__all__ = ["CensusReport", "census_report", "plot_census", "TRIVIAL_BOUND", "is_solved"]
 
 #: a game is trivially solved when the values up to this heap size prove its period
 #: (Czajka's TrivialGames.md: "periods found by considering nimbers for heaps smaller than 1000")
 TRIVIAL_BOUND = 1000
+
+
+def is_solved(row: dict[str, Any]) -> bool:
+    """A class is solved when its period is proven and every member proven the same game (a
+    class of kind "values" with a proven standard form is not: a member may differ)."""
+    return row["period"] is not None and row["class"] in ("single", "proved")
+
+
+def _legend(rows: list[dict[str, Any]]) -> list[str]:
+    """What every class kind and cap printed means."""
+    lines = ["", "class kinds:"] + [f"  {k}: {CLASS_KINDS[k]}" for k in sorted(
+        {r["class"] for r in rows})]
+    if any(r.get("cap") for r in rows):
+        lines.append("  cap: a class without a useful sparse space (more than 1/16 of its first "
+                     "2^16 heap sizes rare), taken to that many heap sizes and no further")
+    return lines
 
 
 @dataclass
@@ -34,11 +51,12 @@ class CensusReport:
     open: list[dict[str, Any]] = field(default_factory=list)
     plot: str | None = None
     plot_note: str | None = None
+    legend: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         lines = [f"{self.codes} codes in {self.classes} classes: {self.solved} solved "
                  f"({self.trivial} trivially, within {TRIVIAL_BOUND} heap sizes; "
-                 f"{len(self.frontier)} beyond), {len(self.open)} open"]
+                 f"{len(self.frontier)} beyond), {len(self.open)} open (no proof of the class)"]
         if self.frontier:
             lines += ["", "solved beyond the trivial (pre-period and period from heap 0):",
                       _table(["game", "pre-period", "period", "largest at", "largest",
@@ -47,12 +65,14 @@ class CensusReport:
                                r["largest"], _mask(r), r["rare_count"], r["last_rare"],
                                len(r["members"])] for r in self.frontier])]
         if self.open:
-            lines += ["", "open (no period proven up to the heap size reached):",
+            lines += ["", "open (no period proven up to the heap size reached, or members not "
+                      "proven the same game):",
                       _table(["game", "reached", "largest at", "largest", "rare mask", "rare",
-                              "last rare", "members"],
+                              "last rare", "members", "class", "cap"],
                              [[written(r["code"]), r["reached"], r["largest_at"], r["largest"],
-                               _mask(r), r["rare_count"], r["last_rare"], len(r["members"])]
-                              for r in self.open])]
+                               _mask(r), r["rare_count"], r["last_rare"], len(r["members"]),
+                               r["class"], r.get("cap")] for r in self.open])]
+        lines += self.legend
         if self.plot:
             lines += ["", f"plot: {self.plot}"]
         elif self.plot_note:
@@ -81,7 +101,7 @@ def census_report(directory: str, plot: str | None = "") -> CensusReport:
     >>> import tempfile
     >>> from nimbers.research.census import census
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     _ = census(codes=["0.77", "0.6"], out=d, workers=1, max_n=4096, progress=False)
+    ...     _ = census(codes=["0.77", "0.6"], out=d, workers=1, until=4096, progress=False)
     ...     report = census_report(d, plot=None)
     >>> report.classes, report.solved, [r["code"] for r in report.open]
     (2, 1, ['0.6'])
@@ -89,11 +109,11 @@ def census_report(directory: str, plot: str | None = "") -> CensusReport:
     rows = sorted(read_rows(directory, repair=False), key=lambda r: standard_key(r["code"]))
     if not rows:
         raise ValueError(f"{directory}: no census table ({TABLE})")
-    solved = [r for r in rows if r["period"] is not None]
+    solved = [r for r in rows if is_solved(r)]
     trivial = [r for r in solved if r["certificate"]["bound"] <= TRIVIAL_BOUND]
     report = CensusReport(sum(len(r["members"]) for r in rows), len(rows), len(solved),
                           len(trivial), [r for r in solved if r not in trivial],
-                          [r for r in rows if r["period"] is None])
+                          [r for r in rows if not is_solved(r)], legend=_legend(rows))
     if plot is not None:
         path = plot or os.path.join(directory, "census.png")
         try:
@@ -122,8 +142,8 @@ def plot_census(rows: list[dict[str, Any]], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    solved = [r for r in rows if r["period"] is not None]
-    still = [r for r in rows if r["period"] is None]
+    solved = [r for r in rows if is_solved(r)]
+    still = [r for r in rows if not is_solved(r)]
     fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)
     ax.scatter([r["reached"] for r in solved], [r["period"] for r in solved], s=18,
                marker="o", label="period")

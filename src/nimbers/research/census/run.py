@@ -1,61 +1,81 @@
-"""The census's schedule: which class runs where, for how long, and the table it writes.
+"""The census's schedule: every open class to one depth before any goes deeper, and the table
+it writes.
 
 1. Survey: the first 4096 heap sizes of every code not in the table yet, in batches, to group
    the codes into candidate classes (equal sequences, dead heaps dropped).
-2. A small budget for every class (most are proven in milliseconds).
-3. The classes still open, deeper: each gets its share of the time left when a worker takes
-   it (four shares for a sequence that looks settled, half for a slow one; time a class did
-   not use goes to the ones after it), those that went furthest first.  When the budget
-   is spent, the rows of step 2 stand for the rest.
+2. Levels: 2^12, 2^14, 2^16, ... (times 4) up to ``until``: at each level every class still
+   open is taken to it (:func:`.compute.solve_class`), and its row appended; a proven class
+   (every member proven too) or a capped one (no useful sparse space: :mod:`.depth`) stops.
+   At the last level a class whose apparent period's proof needs at most twice ``until`` goes
+   to it (.354: 20,126,195 heap sizes at ``until`` 2^24).
 
-Rows are appended to DIR/census.jsonl as they are final, so a census stopped at any moment
-and run again computes only the codes with no row.  The work runs on a process pool (this
-machine's cores) or, with a scheduler address, on a dask distributed cluster (one task per
-class, its result a row): the same table either way.
+What a class becomes depends on the depth alone, never on the time or the load, so two runs
+on different machines give the same table; a census run again with a larger ``until`` (or
+:func:`deepen`) continues only the open rows, the frontier runs going on from their files in
+``DIR/runs/``.  Rows are appended to DIR/census.jsonl as they are computed (a later row of a
+class replaces its earlier one), so a census stopped at any moment and run again goes on.
+The work runs on a process pool (this machine's cores) or, with a scheduler address, on a
+dask distributed cluster (one task per class and level, its result rows): the same table
+either way.  A line of progress goes to DIR/progress.log (and to stderr) every ``interval``
+seconds and at each level's end.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
-import multiprocessing
 import os
+import sys
 import time
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
-import numpy as np
-
-from ..._progress import Progress, ProgressOption
+from ..._progress import ProgressOption
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
+from .pool import executor
 from .table import append_row, covered_codes, read_meta, read_rows, write_meta
 
-__all__ = ["census", "DEFAULT_BUDGET", "DEFAULT_MAX_N", "SMALL_BUDGET", "executor"]
+__all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "executor"]
 
-#: the seconds a census takes by default (every code with three digits in 13 minutes)
-DEFAULT_BUDGET = 780.0
-#: the most heap sizes one game is taken to by default (.354 needs 20,126,195 for its proof)
-DEFAULT_MAX_N = 1 << 26
-#: the first budget of every class, seconds
-SMALL_BUDGET = 1.0
+#: the heap sizes a census takes a game to by default (.376 and .354 proven there)
+DEFAULT_UNTIL = 1 << 24
+#: the most heap sizes a census may be asked for
+MOST_UNTIL = 1 << 40
+#: the progress log in the census's directory: one line per interval, appended
+PROGRESS_LOG = "progress.log"
+#: the frontier runs' directory in the census's directory
+RUNS = "runs"
 #: codes per survey task
 _BATCH = 48
+#: how often the schedule wakes while waiting (seconds)
+_POLL = 5.0
+
+
+def levels(until: int) -> list[int]:
+    """The depths of a census to until: 2^12 times powers of 4 below until, then until.
+
+    >>> levels(2**20), levels(5000)
+    ([4096, 16384, 65536, 262144, 1048576], [4096, 5000])
+    """
+    out = []
+    level = compute.FIRST_LEVEL
+    while level < until:
+        out.append(level)
+        level *= 4
+    return out + [until]
 
 
 def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out: str,
-           budget: float = DEFAULT_BUDGET, workers: int | None = None,
-           scheduler: str | None = None, max_n: int = DEFAULT_MAX_N, offsets: bool = True,
-           progress: ProgressOption = None) -> list[dict[str, Any]]:
+           until: int = DEFAULT_UNTIL, workers: int | None = None,
+           scheduler: str | None = None, offsets: bool = True,
+           progress: ProgressOption = None, interval: float = 60.0) -> list[dict[str, Any]]:
     """A census of octal games: every code with up to digits digits (first digit 0 and 4), or
-    the given codes, each class proven periodic or taken as deep as the budget allows, its
-    row in out/census.jsonl.  Returns every row of the table, in the order of the classes'
-    standard forms.
+    the given codes, each class taken level by level to until heap sizes or proven, its row in
+    out/census.jsonl.  Returns the table's rows, in the order of the classes' standard forms.
 
     Classes are the codes whose Grundy sequences agree, the heap sizes that allow no move
-    dropped (offsets=True, T. Czajka's convention: 174 classes for three digits) or as they
-    are (offsets=False); see :mod:`.classes`.  A class is "proved" when every member is
-    proven periodic (Guy-Smith) and equal to the standard form up to the larger pre-period
-    plus the period, else marked "values" with the heap size it was compared to.
+    dropped (offsets=True, T. Czajka's convention in his octal-games tables: 174 classes for
+    three digits) or as they are (offsets=False); see :mod:`.classes` and, for what a row
+    says, :data:`.compute.CLASS_KINDS`.
 
     Parameters
     ----------
@@ -64,58 +84,81 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     codes : sequence of str, optional
         These codes instead (".77", "0.161", "4.3" ...).
     out : str
-        The directory of the table; a census run again there computes only what is missing.
-    budget : float
-        Seconds for the whole census (default 780).
+        The directory of the table; a census run again there goes on (deeper when until is
+        larger).
+    until : int
+        The depth: heap sizes every open class is taken to (default 2^24).
     workers : int, optional
         Processes of the pool (default: this machine's cores); ignored with a scheduler.
     scheduler : str, optional
-        "tcp://HOST:PORT" of a dask distributed scheduler to run the games on instead.
-    max_n : int
-        The most heap sizes one game is taken to (default 2^26).
+        "tcp://HOST:PORT" of a dask distributed scheduler to run the games on instead (out
+        on a file system the workers share).
     offsets : bool
         Identify games differing only by dead heap sizes (default True).
     progress : bool, optional
-        A progress bar (default: on a terminal).
+        The progress lines on stderr too (default: yes; out/progress.log always).
+    interval : float
+        Seconds between progress lines.
 
     The pool's processes start by importing the caller's ``__main__`` (as with
     multiprocessing's spawn): call census from a script under ``if __name__ == "__main__":``.
 
-    Returns
-    -------
-    list of dict
-
     Raises
     ------
     ValueError
-        No codes or a bad one, a bad budget, a directory holding a census under the other
-        convention, an unreachable scheduler.
+        No codes or a bad one, a bad depth, a directory holding another kind of census, an
+        unreachable scheduler.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     rows = census(codes=[".77", ".161", ".36"], out=d, workers=1, max_n=4096,
-    ...                   budget=10, progress=False)
+    ...     rows = census(codes=[".77", ".161", ".36"], out=d, workers=1, until=4096,
+    ...                   progress=False)
     >>> [(r["code"], r["period"], r["preperiod"], r["reached"]) for r in rows]
     [('0.36', None, None, 4096), ('0.77', 12, 71, 168), ('0.161', None, None, 4096)]
     """
     wanted = _wanted(digits, codes)
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
-        raise ValueError(f"budget is a positive number of seconds, got {budget!r}")
-    if isinstance(max_n, bool) or not isinstance(max_n, int) or not 64 <= max_n < 2**32:
-        raise ValueError(f"max_n is an int from 64 to 2^32 - 1, got {max_n!r}")
+    until = _until(until)
+    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not (
+            0 < interval < 1e9):
+        raise ValueError(f"interval is a positive number of seconds, got {interval!r}")
     os.makedirs(out, exist_ok=True)
     meta = read_meta(out)
     if meta is not None and meta.get("offsets") != offsets:
         raise ValueError(f"{out} holds a census with offsets={meta.get('offsets')}: use "
                          "another directory or the same convention")
     known = set(meta.get("codes", ())) if meta else set()
-    write_meta(out, {"offsets": offsets, "codes": sorted(known | set(wanted), key=standard_key)})
+    write_meta(out, {"offsets": offsets, "codes": sorted(known | set(wanted), key=standard_key),
+                     "until": max(until, int(meta.get("until", 0)) if meta else 0)})
     rows = read_rows(out)
-    todo = [c for c in wanted if c not in covered_codes(rows)]
-    if todo:
-        with executor(workers, scheduler) as (pool, slots):
-            _Schedule(pool, slots, out, budget, max_n, offsets, progress).run(todo)
-    return sorted(read_rows(out), key=lambda r: standard_key(r["code"]))
+    with executor(workers, scheduler) as (pool, slots, alive):
+        _Schedule(pool, alive, out, until, offsets, _Log(out, progress, interval)).run(
+            wanted, rows)
+    mine = set(wanted)
+    return sorted((r for r in read_rows(out) if mine & set(r["members"])),
+                  key=lambda r: standard_key(r["code"]))
+
+
+def deepen(out: str, until: int, *, workers: int | None = None, scheduler: str | None = None,
+           progress: ProgressOption = None, interval: float = 60.0) -> list[dict[str, Any]]:
+    """The census in out taken on to until heap sizes: only its open rows are computed.
+
+    Raises
+    ------
+    ValueError
+        No census in out.
+    """
+    meta = read_meta(out)
+    if meta is None:
+        raise ValueError(f"{out}: no census to deepen (census.json is missing)")
+    return census(codes=list(meta["codes"]), out=out, until=until, workers=workers,
+                  scheduler=scheduler, offsets=bool(meta["offsets"]), progress=progress,
+                  interval=interval)
+
+
+def _until(until: object) -> int:
+    if isinstance(until, bool) or not isinstance(until, int) or not 64 <= until <= MOST_UNTIL:
+        raise ValueError(f"until is an int from 64 to 2^40, got {until!r}")
+    return until
 
 
 def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
@@ -126,147 +169,135 @@ def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
     assert codes is not None
     if isinstance(codes, str):
         raise TypeError("codes is a sequence of codes, not one string")
+    for code in codes:
+        if not isinstance(code, str):
+            raise TypeError(f"a code is a str, got {type(code).__name__}")
     wanted = sorted({canonical(c) for c in codes}, key=standard_key)
     if not wanted:
         raise ValueError("no codes to take a census of")
     return wanted
 
 
-@contextlib.contextmanager
-def executor(workers: int | None = None, scheduler: str | None = None
-             ) -> Iterator[tuple[cf.Executor, int]]:
-    """A concurrent.futures executor and how many tasks it runs at once: a process pool of
-    workers processes (default: the cores), or the workers of a dask distributed cluster."""
-    if scheduler is not None:
-        from .cluster import dask_executor
-        with dask_executor(scheduler) as found:
-            yield found
-        return
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers is a positive int, got {workers!r}")
-    # never fork: numpy's BLAS threads make fork unsafe (Python 3.12 warns); like spawn, a
-    # forkserver's workers import the caller's __main__, so a script needs the usual
-    # ``if __name__ == "__main__":`` guard (``nimbers`` and ``python -m nimbers`` have it)
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = cf.ProcessPoolExecutor(max_workers=workers,
-                                  mp_context=multiprocessing.get_context(method))
-    try:
-        yield pool, workers
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+def is_final(row: dict[str, Any], until: int) -> bool:
+    """Whether a class is done at this until: proven with every member, capped, or at the
+    depth asked (rows of earlier censuses without a depth count as at their heap sizes)."""
+    if row.get("period") is not None and row.get("class") != "values":
+        return True
+    if row.get("cap") is not None:
+        return True
+    return int(row.get("depth", row.get("reached", 0))) >= until
+
+
+class _Log:
+    """The progress lines: DIR/progress.log always (appended, one write a line), stderr
+    unless progress is False."""
+
+    def __init__(self, out: str, progress: ProgressOption, interval: float) -> None:
+        self.path = os.path.join(out, PROGRESS_LOG)
+        self.echo = progress is not False
+        self.interval = interval
+        self.last = time.monotonic()
+        self.began = self.last
+
+    def due(self) -> bool:
+        return time.monotonic() - self.last >= self.interval
+
+    def say(self, text: str) -> None:
+        self.last = time.monotonic()
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        line = f"{stamp} census: {text} ({self.last - self.began:.0f} s)\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+        if self.echo:
+            sys.stderr.write(line)
+            sys.stderr.flush()
 
 
 class _Schedule:
-    """One census run: the stages of the module docstring on an executor."""
+    """One census run: the survey, then the levels of the module docstring."""
 
-    def __init__(self, pool: cf.Executor, slots: int, out: str, budget: float, max_n: int,
-                 offsets: bool, progress: ProgressOption) -> None:
-        self.pool, self.slots, self.out = pool, slots, out
-        self.began = time.monotonic()
-        self.deadline = self.began + budget
-        self.max_n, self.offsets, self.progress = max_n, offsets, progress
+    def __init__(self, pool: cf.Executor, alive: Any, out: str, until: int, offsets: bool,
+                 log: _Log) -> None:
+        self.pool, self.alive, self.out = pool, alive, out
+        self.until, self.offsets, self.log = until, offsets, log
+        self.runs = os.path.join(out, RUNS)
 
-    def run(self, todo: list[str]) -> None:
-        classes = self._survey(todo)
-        with Progress(len(classes), "census", enabled=self.progress) as bar:
-            self.bar = bar
-            held = self._stage(classes, SMALL_BUDGET)
-            held.sort(key=lambda row: -row["reached"])
-            self._deep(held)
+    def run(self, wanted: list[str], rows: list[dict[str, Any]]) -> None:
+        mine = set(wanted)
+        todo = [c for c in wanted if c not in covered_codes(rows)]
+        state: list[tuple[list[str], int, dict[str, Any] | None]] = [
+            (r["members"], int(r.get("depth", r.get("reached", 0))), r) for r in rows
+            if mine & set(r["members"])]
+        state += [(members, 0, None) for members in self._survey(todo)]
+        for level in levels(self.until):
+            state = self._level(level, state)
+        self._report("done", state, self.until)
 
     def _survey(self, todo: list[str]) -> list[list[str]]:
-        count = min(compute.SURVEY_VALUES, self.max_n)
+        if not todo:
+            return []
+        count = min(compute.SURVEY_VALUES, self.until)
         batches = [todo[i:i + _BATCH] for i in range(0, len(todo), _BATCH)]
+        futures = [self.pool.submit(compute.survey, b, count, self.offsets) for b in batches]
         groups: dict[str, list[str]] = {}
-        for found in self.pool.map(compute.survey, batches, [count] * len(batches),
-                                   [self.offsets] * len(batches)):
-            for code, digest, _dead in found:
+        for future in self._as_done(futures, "survey", []):
+            for code, digest, _dead in future.result():
                 groups.setdefault(digest, []).append(code)
         return sorted(groups.values(), key=lambda g: standard_key(min(g, key=standard_key)))
 
-    def _submit(self, members: list[str], seconds: float) -> cf.Future[list[dict[str, Any]]]:
-        return self.pool.submit(compute.solve_class, members, seconds, self.max_n, self.offsets)
+    def _open(self, item: tuple[list[str], int, dict[str, Any] | None], level: int) -> bool:
+        members, depth, row = item
+        return depth < level and (row is None or not is_final(row, self.until))
 
-    def _stage(self, classes: list[list[str]], seconds: float) -> list[dict[str, Any]]:
-        """Every class with a small budget; returns the rows that may go deeper (held back)."""
-        held: list[dict[str, Any]] = []
-        futures = [self._submit(members, seconds) for members in classes]
+    def _level(self, level: int, state: list[Any]) -> list[Any]:
+        """Every open class below level taken to it; returns the new state."""
+        todo = [item for item in state if self._open(item, level)]
+        if not todo:
+            return state
+        kept = [item for item in state if not self._open(item, level)]
+        last = level == self.until
+        futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
+                                    self.offsets, last): item for item in todo}
+        done = []
+        for future in self._as_done(list(futures), f"level {_power(level)}", state):
+            for row in future.result():
+                append_row(self.out, row)
+                done.append((row["members"], level, row))
+        new = kept + done
+        self._report(f"level {_power(level)} done", new, level)
+        return new
+
+    def _as_done(self, futures: list[Any], stage: str, state: list[Any]) -> Any:
+        """The futures as they finish, with a progress line every interval meanwhile."""
+        waiting = set(futures)
         try:
-            for future in cf.as_completed(futures):
-                for row in future.result():
-                    if self._final(row):
-                        self._write(row)
-                    else:
-                        held.append(row)
+            while waiting:
+                finished, waiting = cf.wait(waiting, timeout=_POLL,
+                                            return_when=cf.FIRST_COMPLETED)
+                yield from finished
+                self.alive()
+                if self.log.due():
+                    self.log.say(f"{stage}: {len(futures) - len(waiting)} of {len(futures)} "
+                                 f"tasks done; {self._counts(state)}")
         except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-        return held
-
-    def _final(self, row: dict[str, Any]) -> bool:
-        """Proven, or at max_n with every member compared as far (nothing more to do)."""
-        if row["period"] is not None:
-            return True
-        compared = row["equal_up_to"] is None or (
-            row["equal_up_to"] >= row["reached"] - row["dead_heaps"][0])
-        return row["reached"] >= self.max_n and compared
-
-    def _write(self, row: dict[str, Any]) -> None:
-        append_row(self.out, row)
-        self.bar.update(1)
-
-    def _deep(self, held: list[dict[str, Any]]) -> None:
-        """The open classes again, deeper, each with its share of the time left."""
-        waiting = list(held)
-        typical = float(np.median([r["reached"] for r in held])) if held else 1.0
-        weight = {id(r): _weight(r, typical) for r in held}
-        running: dict[cf.Future[list[dict[str, Any]]], tuple[dict[str, Any], float]] = {}
-        try:
-            while waiting or running:
-                while waiting and len(running) < self.slots:
-                    weights = sum(weight[id(r)] for r in waiting)
-                    row = waiting.pop(0)
-                    seconds = self._share(weight[id(row)] / weights, running)
-                    if seconds < 2 * SMALL_BUDGET:  # no time for more than step 2 gave it
-                        self._write(row)
-                        continue
-                    future = self._submit(row["members"], seconds)
-                    running[future] = (row, time.monotonic() + seconds)
-                if not running:
-                    continue
-                done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-                for future in done:
-                    earlier, _ends = running.pop(future)
-                    rows = future.result()
-                    better = rows if rows and rows[0]["reached"] >= earlier["reached"] else [earlier]
-                    for row in better:
-                        self._write(row)
-        except BaseException:
-            for future in running:
+            for future in waiting:
                 future.cancel()
             raise
 
-    def _share(self, part: float, running: dict[Any, tuple[dict[str, Any], float]]) -> float:
-        """Seconds for the next class: its part of the worker time left before the deadline
-        (less what the running classes were given)."""
-        now = time.monotonic()
-        margin = min(30.0, 0.05 * (self.deadline - self.began)) + 1.0
-        left = self.deadline - margin - now
-        committed = sum(max(0.0, ends - now) for _row, ends in running.values())
-        return min(left, (left * self.slots - committed) * part)
+    def _counts(self, state: list[Any]) -> str:
+        final = sum(1 for _m, _d, row in state if row is not None and is_final(row, self.until))
+        proven = sum(1 for _m, _d, row in state if row is not None and row["period"] is not None
+                     and row["class"] != "values")
+        deepest = max((d for _m, d, _r in state), default=0)
+        return (f"{len(state)} classes: {proven} proven, {final - proven} capped or at the "
+                f"depth, {len(state) - final} open; deepest {_power(deepest)}")
+
+    def _report(self, stage: str, state: list[Any], level: int) -> None:
+        self.log.say(f"{stage}: {self._counts(state)}")
 
 
-def _weight(row: dict[str, Any], typical: float) -> float:
-    """A class's claim on the time left.  Four shares when the sequence looks settled -- an
-    apparent period, or a largest value that has not grown over the last 63/64 of the heap
-    sizes (.354: 113 at heap 1152, then nothing larger for ten million heap sizes before its
-    period is proven) -- since such games are the ones proven by going deeper; half a share
-    when the small budget reached less than a quarter of the typical depth (every heap size
-    a scan: more time buys little depth)."""
-    settled = row["apparent_period"] is not None or row["largest_at"] * 64 < row["reached"]
-    slow = row["reached"] * 4 < typical
-    return (4.0 if settled else 1.0) * (0.5 if slow else 1.0)
+def _power(n: int) -> str:
+    return f"2^{n.bit_length() - 1}" if n and n & (n - 1) == 0 else str(n)

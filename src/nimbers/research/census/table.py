@@ -1,4 +1,5 @@
-"""The census's files: DIR/census.jsonl, one row per class, appended as classes finish, and
+"""The census's files: DIR/census.jsonl, one row per class and depth, appended as classes
+finish a level (a later row of a class replaces the earlier ones sharing a code with it), and
 DIR/census.json, what the census covers (written atomically).
 
 Each row is one line written by a single ``write`` and made durable with ``fsync`` before the
@@ -14,21 +15,69 @@ import os
 from typing import Any, Iterable
 
 __all__ = ["TABLE", "META", "FORMAT", "read_rows", "append_row", "read_meta", "write_meta",
-           "covered_codes"]
+           "covered_codes", "numbered_rows", "replaced_rows", "all_rows", "read_capped", "MAX_TABLE_BYTES", "MAX_META_BYTES"]
 
 TABLE = "census.jsonl"
 META = "census.json"
 FORMAT = "nimbers octal census"
+#: the largest table read (a census of 6-digit codes at many depths stays far below)
+MAX_TABLE_BYTES = 1 << 30
+#: the largest census.json read
+MAX_META_BYTES = 1 << 24
+
+
+def read_capped(path: str, most: int, mode: str = "rb") -> bytes:
+    """The bytes of path, refused (ValueError) past most bytes: /dev/zero or a runaway file
+    cannot fill the memory."""
+    with open(path, "rb") as f:
+        data = f.read(most + 1)
+    if len(data) > most:
+        raise ValueError(f"{path}: larger than {most:,} bytes, not read")
+    return data
+
+
+def _latest(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """(line, row) for the rows not replaced by a later one sharing a code (a class deepened
+    or split)."""
+    kept: list[tuple[int, dict[str, Any]] | None] = []
+    holder: dict[str, int] = {}
+    for line, row in enumerate(rows, 1):
+        members = row.get("members")
+        codes = [c for c in members if isinstance(c, str)] if isinstance(members, list) else []
+        for code in codes:
+            if code in holder:
+                kept[holder[code]] = None
+        for code in codes:
+            holder[code] = len(kept)
+        kept.append((line, row))
+    return [item for item in kept if item is not None]
 
 
 def read_rows(directory: str, repair: bool = True) -> list[dict[str, Any]]:
-    """The rows of DIR/census.jsonl in file order ([] when there is none).  A last line cut
-    short by a kill is dropped, and cut from the file when repair; any other bad line is an
-    error naming it."""
+    """The current rows of DIR/census.jsonl (see :func:`numbered_rows`)."""
+    return [row for _line, row in numbered_rows(directory, repair)]
+
+
+def numbered_rows(directory: str, repair: bool = True) -> list[tuple[int, dict[str, Any]]]:
+    """(line, row) for the current rows of DIR/census.jsonl in file order ([] when there is
+    none): a row replaced by a later one of the same class is left out.  A last line cut short
+    by a kill is dropped, and cut from the file when repair; any other bad line is an error
+    naming it."""
+    return _latest(all_rows(directory, repair))
+
+
+def replaced_rows(directory: str) -> list[tuple[int, dict[str, Any]]]:
+    """(line, row) for the rows a later row of the same class replaced."""
+    rows = all_rows(directory, repair=False)
+    current = {line for line, _row in _latest(rows)}
+    return [(line, row) for line, row in enumerate(rows, 1) if line not in current]
+
+
+def all_rows(directory: str, repair: bool = True) -> list[dict[str, Any]]:
+    """Every row of DIR/census.jsonl, replaced ones included, in file order."""
     path = os.path.join(directory, TABLE)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_capped(path, MAX_TABLE_BYTES)
     except FileNotFoundError:
         return []
     lines = data.split(b"\n")
@@ -37,7 +86,7 @@ def read_rows(directory: str, repair: bool = True) -> list[dict[str, Any]]:
     for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             row = None
         if not isinstance(row, dict):
             raise ValueError(f"{path}, line {number}: not a row of the census")
@@ -68,16 +117,26 @@ def covered_codes(rows: Iterable[dict[str, Any]]) -> set[str]:
 
 
 def read_meta(directory: str) -> dict[str, Any] | None:
+    """DIR/census.json (None when missing), its fields checked: ValueError naming what is
+    wrong ("codes" not a list of codes, say)."""
     path = os.path.join(directory, META)
     try:
-        with open(path, encoding="utf-8") as f:
-            meta = json.load(f)
+        meta = json.loads(read_capped(path, MAX_META_BYTES))
     except FileNotFoundError:
         return None
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ValueError(f"{path}: not a census description") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ValueError(f"{path}: not a census description")
+    codes = meta.get("codes", [])
+    if not isinstance(codes, list) or not all(isinstance(c, str) and c.isprintable()
+                                              and c == c.strip() for c in codes):
+        raise ValueError(f"{path}: \"codes\" is not a list of codes")
+    if not isinstance(meta.get("offsets", True), bool):
+        raise ValueError(f"{path}: \"offsets\" is not true or false")
+    until = meta.get("until", 0)
+    if isinstance(until, bool) or not isinstance(until, int) or until < 0:
+        raise ValueError(f"{path}: \"until\" is not a number of heap sizes")
     return meta
 
 
@@ -86,7 +145,12 @@ def write_meta(directory: str, meta: dict[str, Any]) -> None:
     path = os.path.join(directory, META)
     temporary = path + ".tmp"
     with open(temporary, "w", encoding="utf-8") as f:
-        json.dump({"format": FORMAT, "version": 1, **meta}, f, indent=1)
+        json.dump({"format": FORMAT, "version": 2, **meta}, f, indent=1)
         f.flush()
         os.fsync(f.fileno())
     os.replace(temporary, path)
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

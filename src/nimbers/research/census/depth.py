@@ -1,0 +1,324 @@
+"""One code taken to a depth: the engine that fits it, its proof, its statistics, in bounded
+memory.  What happens to a code depends on the code and the depth alone, never on a clock, so
+the same depth gives the same row on any machine and under any load.
+
+The engines (chosen by :func:`engine_for`):
+
+* ``"memory"``: the ordinary engine (``HeapGame.period``): codes whose moves never leave two
+  heaps (no sparse space; periodic early, the Guy-Smith proof found in memory), and every code
+  up to :data:`FRONTIER_FROM` heap sizes;
+* ``"frontier"``: deeper, the bounded-memory frontier engine (:mod:`nimbers.research.frontier`)
+  in ``RUNS/<code>/``, checkpointed, resumed after ``kill -9``, each level going on from the
+  last;
+* ``"dense"``: a code without a useful sparse space (more than 1/:data:`DENSE_SHARE` of its heap
+  sizes rare at a depth from :data:`DENSE_FROM` on, as 0.04 and 0.06: thousands of rare values)
+  is taken by the ordinary engine to :data:`DENSE_DEPTH` (T. Czajka's depth for 0.04 and 0.06 in
+  his octal-games tables) and no further; its row says so.
+
+A period is proven by the Guy-Smith theorem from the values alone (the least period whose
+proof fits, then its least pre-period), and the values kept are exactly those the proof needs,
+so a proven code's row is the same whichever depth found it.
+
+>>> seq = advance_code("0.77", 4096)          # Kayles: period 12 from heap 71
+>>> (seq.period, seq.preperiod, seq.reached, seq.engine)
+(12, 71, 168, 'memory')
+>>> summary(seq)["largest"], summary(seq)["rare_mask"]
+(9, None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ... import _core
+from ...games.heap import octal_game
+from ...games.heap.periodicity import GUY_SMITH
+from ..frontier import frontier_run, frontier_values
+
+__all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
+           "apparent_of", "p_positions", "best_mask", "rare_count", "last_rare", "is_dense", "guy_smith_bound",
+           "FRONTIER_FROM", "DENSE_FROM", "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM",
+           "EXTEND"]
+
+#: deeper than this, a code with a sparse space runs on the frontier engine
+FRONTIER_FROM = 1 << 20
+#: from this depth on a code is checked for a useful sparse space
+DENSE_FROM = 1 << 16
+#: a code is dense when more than 1/DENSE_SHARE of its heap sizes are rare
+DENSE_SHARE = 16
+#: how deep a dense code goes (T. Czajka's tables give 0.04 and 0.06 to 2^17)
+DENSE_DEPTH = 1 << 17
+#: a code whose apparent period's proof needs at most EXTEND times the depth goes to it
+EXTEND = 2
+#: checkpoints of a row: the digests of the first 2^k values, k from here on
+CHECKPOINTS_FROM = 12
+#: the first values a row shows (A. Flammenkamp's tables begin with them)
+FIRST_VALUES = 32
+#: values per piece when a long sequence is read (bounded memory)
+_PIECE = 1 << 20
+#: seconds between the frontier engine's checkpoints
+FRONTIER_INTERVAL = 30.0
+
+
+@dataclass
+class Sequence:
+    """g(0 .. reached-1) of one code (values: an array or a memory map of its run), with the
+    period proven from them (then reached is the proof's bound) and how they were made."""
+
+    code: str
+    values: np.ndarray
+    reached: int
+    period: int | None
+    preperiod: int | None
+    apparent: tuple[int, int] | None
+    engine: str
+    cap: int | None = None
+    rules: tuple[int, ...] = ()
+
+    @property
+    def proven(self) -> bool:
+        return self.period is not None
+
+
+def _rules(code: str) -> tuple[int, ...]:
+    rules = octal_game(code).rules
+    assert rules is not None
+    return tuple(rules)
+
+
+def _splits(rules: tuple[int, ...]) -> bool:
+    return any(d & 4 for d in rules)
+
+
+def engine_for(code: str, depth: int) -> str:
+    """"memory" or "frontier": which engine takes code to depth heap sizes (a dense code is
+    found dense in memory, before the frontier depth)."""
+    return "frontier" if _splits(_rules(code)) and depth > FRONTIER_FROM else "memory"
+
+
+def _t(rules: tuple[int, ...]) -> int:
+    return max(k for k, d in enumerate(rules) if d)
+
+
+def guy_smith_bound(rules: tuple[int, ...], preperiod: int, period: int) -> int:
+    """Values the Guy-Smith theorem needs: 2 max(n0, 1) + 2p + t (Winning Ways ch. 4)."""
+    return 2 * max(preperiod, 1) + 2 * period + _t(rules)
+
+
+def proof_of(g: np.ndarray, rules: tuple[int, ...]) -> tuple[int, int, int] | None:
+    """(period, pre-period, bound): the least period the Guy-Smith theorem proves from g (its
+    proof needing bound <= len(g) values), with its least pre-period; None when none."""
+    n = len(g)
+    found = _core.heap_period(np.ascontiguousarray(g), n, n, 2, 2, _t(rules), 1)
+    if found is None:
+        return None
+    p, n0 = int(found[0]), int(found[1])
+    return p, n0, guy_smith_bound(rules, n0, p)
+
+
+def apparent_of(g: np.ndarray) -> tuple[int, int] | None:
+    """(period, pre-period) of a period holding over the last 3/8 of g and more (not proven:
+    a census's apparent_period), None when there is none."""
+    n = len(g)
+    found = _core.heap_period(np.ascontiguousarray(g), n, n, 1, 1, 3 * n // 8, 0) if n >= 64 \
+        else None
+    return None if found is None else (int(found[0]), int(found[1]))
+
+
+def _prove(code: str, g: np.ndarray, n: int, rules: tuple[int, ...], engine: str,
+           cap: int | None = None) -> Sequence:
+    """The sequence g(0..n-1) with its proven period when the theorem proves one within it."""
+    g = g[:n]
+    found = proof_of(g, rules)
+    if found is not None:
+        p, n0, bound = found
+        return Sequence(code, g[:bound], bound, p, n0, None, engine, None, rules)
+    return Sequence(code, g, n, None, None, apparent_of(g), engine, cap, rules)
+
+
+def advance_code(code: str, depth: int, runs: str | None = None, *,
+                 extend: bool = False) -> Sequence:
+    """code's values to depth heap sizes (fewer when a period is proven sooner), on the engine
+    :func:`engine_for` picks; runs: the directory holding the frontier runs (RUNS/<code>/).
+    extend: a sequence whose apparent period's proof needs at most EXTEND times depth goes
+    on to it (the last level of a census: .354 is proven at 2^24 this way)."""
+    rules = _rules(code)
+    seq = _advance(code, rules, depth, runs)
+    if extend and not seq.proven and seq.apparent is not None and seq.cap is None:
+        bound = guy_smith_bound(rules, seq.apparent[1], seq.apparent[0])
+        if depth < bound <= EXTEND * depth:
+            seq = _advance(code, rules, bound, runs)
+    return seq
+
+
+def _advance(code: str, rules: tuple[int, ...], depth: int, runs: str | None) -> Sequence:
+    if engine_for(code, depth) == "memory":
+        return _in_memory(code, rules, depth)
+    if runs is None:
+        raise ValueError(f"{code} to {depth} heap sizes needs a directory for its frontier run")
+    return _on_frontier(code, rules, depth, os.path.join(runs, code))
+
+
+def _in_memory(code: str, rules: tuple[int, ...], depth: int) -> Sequence:
+    game = octal_game(code)
+    per = game.period(max_n=depth, progress=False)
+    n = per.checked_up_to if per.proven else depth
+    g = game.nim_values(n, progress=False)
+    if per.proven or not _splits(rules) or depth < DENSE_FROM:
+        return _prove(code, g, n, rules, "memory")
+    if not is_dense(g, rules):
+        return _prove(code, g, n, rules, "memory")
+    if depth < DENSE_DEPTH:  # no useful sparse space: to its own depth, no further
+        per = game.period(max_n=DENSE_DEPTH, progress=False)
+        n = per.checked_up_to if per.proven else DENSE_DEPTH
+        g = game.nim_values(n, progress=False)
+    return _prove(code, g, n, rules, "dense", cap=max(depth, DENSE_DEPTH))
+
+
+def _frontier_options() -> dict[str, Any]:
+    """stop_at_proof where the frontier engine offers it (a run then ends at its proof)."""
+    wanted = {"stop_at_proof": True}
+    known = inspect.signature(frontier_run).parameters
+    return {k: v for k, v in wanted.items() if k in known}
+
+
+def _on_frontier(code: str, rules: tuple[int, ...], depth: int, folder: str) -> Sequence:
+    stats = frontier_run(code, depth, folder, threads=1, interval=FRONTIER_INTERVAL,
+                         progress=False, **_frontier_options())
+    n = min(depth, int(stats.heap_sizes))
+    g = frontier_values(folder, 0, n)
+    return _prove(code, g, n, rules, "frontier")
+
+
+# -- the statistics, a piece at a time --
+
+def _pieces(g: np.ndarray, stop: int | None = None) -> Any:
+    stop = len(g) if stop is None else stop
+    for start in range(0, stop, _PIECE):
+        yield start, np.asarray(g[start:min(stop, start + _PIECE)])
+
+
+def best_mask(g: np.ndarray, rules: tuple[int, ...]) -> int:
+    """The mask over 2 g + (n mod 2) making the fewest heap sizes n >= 1 rare (the transform
+    of the counts, as games.heap.stats; the parity only when every split removes tokens of
+    one parity)."""
+    counts = np.zeros(2, dtype=np.int64)
+    for start, piece in _pieces(g):
+        e = (piece.astype(np.int64) << 1) | ((np.arange(start, start + len(piece))) & 1)
+        if start == 0:
+            e = e[1:]
+        size = 2
+        while size <= int(e.max(initial=0)):
+            size <<= 1
+        if size > len(counts):
+            counts = np.pad(counts, (0, size - len(counts)))
+        counts += np.bincount(e, minlength=len(counts))
+    w: np.ndarray = counts.copy()
+    h = 1
+    while h < len(w):
+        pairs = w.reshape(-1, 2, h)
+        w = np.stack((pairs[:, 0] + pairs[:, 1], pairs[:, 0] - pairs[:, 1]), axis=1).reshape(-1)
+        h <<= 1
+    rare = (int(counts.sum()) + w) // 2
+    rare[0] = int(counts.sum()) + 1
+    if len({k & 1 for k, d in enumerate(rules) if d & 4}) != 1:
+        rare[1::2] = int(counts.sum()) + 1
+    return int(np.argmin(rare))
+
+
+def _rare_flags(start: int, piece: np.ndarray, full: int) -> np.ndarray:
+    x = ((piece.astype(np.int64) << 1) | (np.arange(start, start + len(piece)) & 1)) & full
+    for shift in (32, 16, 8, 4, 2, 1):
+        x ^= x >> shift
+    rare: np.ndarray = (x & 1) == 0
+    if start == 0:
+        rare[0] = False  # heap 0 is counted apart (always among the rare)
+    return rare
+
+
+def is_dense(g: np.ndarray, rules: tuple[int, ...]) -> bool:
+    """Whether g(0..DENSE_FROM-1) has no useful sparse space: more than 1/DENSE_SHARE of its
+    heap sizes rare under the best mask."""
+    head = g[:DENSE_FROM]
+    return len(head) >= DENSE_FROM and rare_count(head, best_mask(head, rules)) * DENSE_SHARE \
+        > len(head)
+
+
+def rare_count(g: np.ndarray, full: int) -> int:
+    """The heap sizes of g that are rare under full (mask << 1 | parity), heap 0 included."""
+    return 1 + sum(int(np.count_nonzero(_rare_flags(s, p, full))) for s, p in _pieces(g))
+
+
+def last_rare(g: np.ndarray, full: int) -> int | None:
+    """The largest rare heap size n >= 1 of g under full, None when none is."""
+    last = None
+    for start, piece in _pieces(g):
+        found = np.flatnonzero(_rare_flags(start, piece, full))
+        if found.size:
+            last = start + int(found[-1])
+    return last
+
+
+def p_positions(g: np.ndarray) -> tuple[int, int]:
+    """How many heap sizes of g have value 0 (P-positions, heap 0 included), and the last."""
+    count, last = 0, 0
+    for start, piece in _pieces(g):
+        found = np.flatnonzero(piece == 0)
+        count += len(found)
+        if found.size:
+            last = start + int(found[-1])
+    return count, last
+
+
+def digests(g: np.ndarray) -> tuple[str, dict[str, str]]:
+    """The SHA-256 of g as little-endian uint32 and of its first 2^k values (k from
+    CHECKPOINTS_FROM, 2^k below len(g)), in one pass."""
+    sha, marks = hashlib.sha256(), {}
+    k = CHECKPOINTS_FROM
+    for start, piece in _pieces(g):
+        data = piece.astype("<u4")
+        done = 0
+        while (1 << k) < len(g) and (1 << k) <= start + len(data):
+            cut = (1 << k) - start
+            sha.update(data[done:cut].tobytes())
+            done = cut
+            marks[str(1 << k)] = sha.copy().hexdigest()
+            k += 1
+        sha.update(data[done:].tobytes())
+    return sha.hexdigest(), marks
+
+
+def summary(seq: Sequence) -> dict[str, Any]:
+    """The row's fields of one sequence: its proof, its largest value and its sparse space
+    (T. Czajka's and A. Flammenkamp's columns; heap 0 counted among the rare), its digests."""
+    g = seq.values
+    largest, largest_at = -1, 0
+    for start, piece in _pieces(g):
+        i = int(np.argmax(piece))
+        if int(piece[i]) > largest:
+            largest, largest_at = int(piece[i]), start + i
+    zeros, last_zero = p_positions(g)
+    full = best_mask(g, seq.rules) if _splits(seq.rules) else None
+    sha, marks = digests(g)
+    return {
+        "period": seq.period, "preperiod": seq.preperiod,
+        "theorem": GUY_SMITH if seq.proven else None,
+        "apparent_period": None if seq.proven or seq.apparent is None else seq.apparent[0],
+        "reached": seq.reached, "largest": largest, "largest_at": largest_at,
+        "rare_mask": None if full is None else format(full >> 1, "x"),
+        "rare_parity": bool(full & 1) if full is not None else False,
+        "rare_count": None if full is None else rare_count(g, full),
+        "last_rare": None if full is None else last_rare(g, full),
+        "p_positions": zeros, "last_p": last_zero,
+        "first_values": np.asarray(g[:FIRST_VALUES]).astype(int).tolist(),
+        "engine": seq.engine,
+        "cap": seq.cap,
+        "certificate": {"sha256": sha, "values": seq.reached,
+                        "bound": seq.reached if seq.proven else None, "checkpoints": marks},
+    }

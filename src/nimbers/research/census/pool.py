@@ -1,0 +1,110 @@
+"""Where a census's tasks run: a process pool on this machine's cores, or the workers of a dask
+cluster (:mod:`.cluster`), behind one ``concurrent.futures`` executor.
+
+Processes we start end when the process that started them ends, whatever ends it (Ctrl-C,
+``kill``, ``kill -9``): each worker of the pool asks Linux for a signal when its parent dies
+(``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and a watchdog thread in it exits as soon as the census
+process is gone or its parent changes (the forkserver that made it ends with the census).  The
+C engines release the GIL, so the watchdog runs while a game is computed.
+
+>>> with executor(workers=1) as (pool, slots, alive):
+...     pool.submit(abs, -3).result(), slots
+(3, 1)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from typing import Callable, Iterator
+
+__all__ = ["executor", "Executor", "WATCH_SECONDS"]
+
+#: how often a worker's watchdog looks for the census process
+WATCH_SECONDS = 0.5
+#: prctl's option asking for a signal when the parent dies (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+
+#: (the executor, how many tasks it runs at once, a check that raises when no worker is left)
+Executor = tuple[cf.Executor, int, Callable[[], None]]
+
+
+def _ask_for_death_signal() -> None:
+    """SIGKILL to this process when its parent thread ends (Linux; elsewhere nothing)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not Linux: the watchdog alone
+
+
+def _watch(census_pid: int, parent: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent:
+            os._exit(3)
+        try:
+            os.kill(census_pid, 0)
+        except ProcessLookupError:
+            os._exit(3)
+        except PermissionError:  # the number is another user's process now
+            os._exit(3)
+
+
+def worker_start(census_pid: int) -> None:
+    """The pool's worker initializer: end with the census (see the module docstring)."""
+    _ask_for_death_signal()
+    parent = os.getppid()
+    if parent == 1:  # the parent is gone already
+        os._exit(3)
+    threading.Thread(target=_watch, args=(census_pid, parent), name="census-watchdog",
+                     daemon=True).start()
+
+
+def _local_alive() -> None:
+    """A process pool reports its dead workers itself (BrokenProcessPool)."""
+
+
+@contextlib.contextmanager
+def executor(workers: int | None = None, scheduler: str | None = None) -> Iterator[Executor]:
+    """A concurrent.futures executor, how many tasks it runs at once, and a check to call while
+    waiting (it raises ValueError when a cluster has had no worker for too long): a process
+    pool of workers processes (default: the cores), or the workers of a dask cluster."""
+    if scheduler is not None:
+        from .cluster import dask_executor
+        with dask_executor(scheduler) as found:
+            yield found
+        return
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count() or 1)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers is a positive int, got {workers!r}")
+    # never fork: numpy's BLAS threads make fork unsafe (Python 3.12 warns); like spawn, a
+    # forkserver's workers import the caller's __main__, so a script needs the usual
+    # ``if __name__ == "__main__":`` guard (``nimbers`` and ``python -m nimbers`` have it)
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = cf.ProcessPoolExecutor(max_workers=workers,
+                                  mp_context=multiprocessing.get_context(method),
+                                  initializer=worker_start, initargs=(os.getpid(),))
+    try:
+        yield pool, workers, _local_alive
+    except BaseException:  # Ctrl-C or an error: the running tasks are not waited for
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:
+    """SIGKILL to the pool's workers (their tasks are checkpointed or appended row by row)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()

@@ -1,0 +1,214 @@
+"""A census table in the layouts researchers read, and a published table compared with it.
+
+Two column sets, each as the literature prints it:
+
+* ``"czajka"``: T. Czajka's octal-games tables (SolvedGames.md, UnsolvedGames.md): game,
+  prefix (the pre-period, counted from heap 0 as in SolvedGames.md), period, largest idx,
+  largest, rare mask (hex; "+pos": the heap size's parity counts as one more bit), num rare
+  (heap 0 counted among the rare), last rare, computed to (the heap sizes behind the row: the
+  proof's bound when solved);
+* ``"flammenkamp"``: A. Flammenkamp's tables of octal games: the first Grundy values (sgv,
+  digits 0-9 then A-Z), type (periodic, open, or dense: no useful sparse space), rare + last,
+  max + index, P-positions + last (among the heap sizes computed), period, pre-period.
+
+One writer per format (:data:`WRITERS`: Markdown, CSV, LaTeX); rows in the order of their
+standard forms, so the same table gives the same bytes.  :func:`compare_table` reads a
+published table in Czajka's columns (whitespace-separated as tests/data/czajka_solved_games.txt,
+or a CSV with a header) and names every row that differs.
+
+>>> rows = [{"code": "0.45", "period": 20, "preperiod": 498, "largest_at": 37, "largest": 8,
+...          "rare_mask": "f", "rare_parity": False, "rare_count": 11, "last_rare": 198,
+...          "reached": 1039, "class": "proved", "members": ["0.45"], "cap": None}]
+>>> print(export_table(rows, "csv", "czajka"), end="")
+game,prefix,period,largest idx,largest,rare mask,num rare,last rare,computed to
+.45,498,20,37,8,f,11,198,1039
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .census.classes import canonical, standard_key, written
+from .census.report import is_solved
+from .census.table import read_capped
+
+__all__ = ["export_table", "compare_table", "Comparison", "WRITERS", "COLUMNS"]
+
+#: the most bytes of a published table read
+MAX_TABLE_BYTES = 1 << 24
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _mask(row: dict[str, Any]) -> str:
+    if row.get("rare_mask") is None:
+        return "-"
+    return str(row["rare_mask"]) + ("+pos" if row.get("rare_parity") else "")
+
+
+def _or_dash(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def _czajka(row: dict[str, Any]) -> list[str]:
+    solved = is_solved(row)
+    return [written(row["code"]), _or_dash(row["preperiod"] if solved else None),
+            _or_dash(row["period"] if solved else None), str(row["largest_at"]),
+            str(row["largest"]), _mask(row), _or_dash(row["rare_count"]),
+            _or_dash(row["last_rare"]), str(row["reached"])]
+
+
+def _sgv(values: list[int]) -> str:
+    if all(v < len(_DIGITS) for v in values):
+        return "".join(_DIGITS[v] for v in values)
+    return ",".join(str(v) for v in values)
+
+
+def _kind(row: dict[str, Any]) -> str:
+    if is_solved(row):
+        return "periodic"
+    return "dense" if row.get("cap") is not None else "open"
+
+
+def _flammenkamp(row: dict[str, Any]) -> list[str]:
+    solved = is_solved(row)
+    rare = "-" if row["rare_count"] is None else f"{row['rare_count']} / {_or_dash(row['last_rare'])}"
+    return [written(row["code"]), _sgv(row.get("first_values", [])), _kind(row), rare,
+            f"{row['largest']} @ {row['largest_at']}",
+            f"{row.get('p_positions', '-')} / {row.get('last_p', '-')}",
+            _or_dash(row["period"] if solved else None),
+            _or_dash(row["preperiod"] if solved else None)]
+
+
+#: the column sets: their headers and how a row fills them
+COLUMNS: dict[str, tuple[list[str], Callable[[dict[str, Any]], list[str]]]] = {
+    "czajka": (["game", "prefix", "period", "largest idx", "largest", "rare mask", "num rare",
+                "last rare", "computed to"], _czajka),
+    "flammenkamp": (["game", "sgv", "type", "rare + last", "max + index", "P-positions + last",
+                     "period", "pre-period"], _flammenkamp),
+}
+
+
+def _markdown(head: list[str], body: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(cells) + " |" for cells in body]
+    return "\n".join(lines) + "\n"
+
+
+def _csv(head: list[str], body: list[list[str]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(head)
+    writer.writerows(body)
+    return out.getvalue()
+
+
+def _tex_cell(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("#", r"\#"),
+                 ("_", r"\_"), ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
+        text = text.replace(a, b)
+    return text
+
+
+def _tex(head: list[str], body: list[list[str]]) -> str:
+    lines = [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\hline",
+             " & ".join(_tex_cell(h) for h in head) + r" \\", r"\hline"]
+    lines += [" & ".join(_tex_cell(c) for c in cells) + r" \\" for cells in body]
+    return "\n".join(lines + [r"\hline", r"\end{tabular}"]) + "\n"
+
+
+#: one writer per format: (header, rows of cells) -> text
+WRITERS: dict[str, Callable[[list[str], list[list[str]]], str]] = {
+    "md": _markdown, "csv": _csv, "tex": _tex}
+
+
+def export_table(rows: list[dict[str, Any]], fmt: str = "md", columns: str = "czajka") -> str:
+    """The rows of a census table as text in fmt ("md", "csv", "tex") with the column set
+    columns ("czajka", "flammenkamp"); see the module docstring.
+
+    Raises
+    ------
+    ValueError
+        An unknown format or column set.
+    """
+    if fmt not in WRITERS:
+        raise ValueError(f"a format is one of {', '.join(WRITERS)}, not {fmt!r}")
+    if columns not in COLUMNS:
+        raise ValueError(f"the columns are one of {', '.join(COLUMNS)}, not {columns!r}")
+    head, fill = COLUMNS[columns]
+    ordered = sorted(rows, key=lambda r: standard_key(r["code"]))
+    return WRITERS[fmt](head, [fill(r) for r in ordered])
+
+
+@dataclass
+class Comparison:
+    """Every published row set against the census: rows equal, and one line per difference."""
+
+    compared: int = 0
+    differences: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if not self.differences:
+            return f"{self.compared} published rows compared: all equal to the census's"
+        return "\n".join([f"{self.compared} published rows compared: "
+                          f"{len(self.differences)} differences"] + self.differences)
+
+
+#: the published columns compared, in T. Czajka's order (whitespace tables)
+_COMPARED = ["game", "prefix", "period", "largest idx", "largest", "rare mask", "num rare",
+             "last rare"]
+
+
+def _published(path: str) -> list[dict[str, str]]:
+    """The rows of a published table: a CSV with a header, or whitespace columns in Czajka's
+    order ('#' starts a comment)."""
+    try:
+        text = read_capped(path, MAX_TABLE_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text table") from None
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    if not lines:
+        raise ValueError(f"{path}: no rows in it")
+    if "," in lines[0]:
+        reader = csv.DictReader(io.StringIO("\n".join(lines)))
+        if not reader.fieldnames or "game" not in reader.fieldnames:
+            raise ValueError(f"{path}: a CSV table needs a 'game' column")
+        return [dict(r) for r in reader]
+    out = []
+    for number, line in enumerate(lines, 1):
+        cells = line.split()
+        if len(cells) < 3:
+            raise ValueError(f"{path}, row {number}: fewer than 3 columns")
+        out.append(dict(zip(_COMPARED, cells)))
+    return out
+
+
+def compare_table(rows: list[dict[str, Any]], path: str) -> Comparison:
+    """The census's rows against the published table in path: one line for every row that
+    differs (a game not in the census, open there, or a column with another value)."""
+    by_code = {code: row for row in rows for code in row["members"]}
+    found = Comparison()
+    for published in _published(path):
+        game = published["game"]
+        found.compared += 1
+        try:
+            code = canonical("4.0" if game == "4" else game)
+        except ValueError:
+            found.differences.append(f"{game}: not an octal code")
+            continue
+        row = by_code.get(code)
+        if row is None:
+            found.differences.append(f"{game}: not in the census")
+            continue
+        ours = dict(zip(COLUMNS["czajka"][0], _czajka(row)))
+        for column in _COMPARED[1:]:
+            theirs = published.get(column)
+            if theirs in (None, "", "-"):
+                continue
+            if ours[column] != theirs:
+                found.differences.append(f"{game}: {column} {ours[column]} here, {theirs} in "
+                                         f"the table" + ("" if is_solved(row) else
+                                                         f" (open here at {row['reached']})"))
+    return found
