@@ -233,7 +233,7 @@ def _row(code: str, values: np.ndarray, rep: _Deepened, members: list[_Member],
     per = rep.period
     stats = rep.game.stats(rep.reached)
     proved = per.proven and all(m.proved for m in members)
-    rare_count = len(stats.rare_positions) + 1 if stats.mask is not None else None
+    rare_count = stats.rare_count
     return {
         "code": code,
         "members": [m.code for m in members],
