@@ -109,9 +109,13 @@ struct fr_state {
     fr_cover *cover; /* witnesses a block at a time (frontier_cover.c); the finisher's */
 };
 
+/* The rare class is the one closed under the XOR of two parts: with the parity term and splits
+ * removing an odd number of tokens (a + b and n of different parity) it is the odd class, T.
+ * Czajka's "1+pos" (heap.c's rare_phase says the same). */
 static inline int is_rare(const fr_state *s, uint64_t i, uint32_t v)
 {
-    return !parity32(((v << 1) | (uint32_t)(i & 1)) & s->emask);
+    uint32_t phase = s->emask & 1 & (uint32_t)s->kmin;
+    return (uint32_t)parity32(((v << 1) | (uint32_t)(i & 1)) & s->emask) == phase;
 }
 
 /* Heap sizes among the parts whatever their values: the first NFIRST, where the search for

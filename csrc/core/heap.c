@@ -302,9 +302,17 @@ static int rules_read(engine *e)
     return 0;
 }
 
+/* The rare class is the one closed under the XOR of two parts (a subgroup of e-values). With
+ * the parity term and splits removing an odd number of tokens, a + b and n differ in parity,
+ * so that class is the odd one: T. Czajka's "1+pos" (0.127: g(n) + n odd is rare). */
+static uint32_t rare_phase(const engine *e)
+{
+    return (e->mask & 1) & (uint32_t)e->split_parity;
+}
+
 static int is_rare(const engine *e, size_t i, uint32_t v)
 {
-    return !parity32((((v << 1) | (uint32_t)(i & 1))) & e->mask);
+    return parity32((((v << 1) | (uint32_t)(i & 1))) & e->mask) == rare_phase(e);
 }
 
 /* The counts behind the choice of the mask cover the values below 2^COUNT_BITS (masks of
@@ -425,7 +433,8 @@ static uint32_t best_mask(engine *e, size_t n, size_t *rare_count)
     for (size_t m = 1; m < size; m++) {
         if ((m & 1) && !e->parity_ok)
             continue;
-        int64_t rare = (total + e->walsh[m]) / 2;
+        int64_t odd_phase = (int64_t)((m & 1) & e->split_parity);
+        int64_t rare = (total + (odd_phase ? -e->walsh[m] : e->walsh[m])) / 2;
         if (rare < best_rare) {
             best_rare = rare;
             best = (uint32_t)m;

@@ -62,15 +62,24 @@ class Progress:
     shows when someone is watching and ``total >= min_total``."""
 
     def __init__(self, total: int, desc: str, enabled: ProgressOption = None,
-                 stream: TextIO | None = None, min_total: int = 1) -> None:
+                 stream: TextIO | None = None, min_total: int = 1, *,
+                 log_every: float | None = None, unit: str = "") -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = max(total, 1)
         self.desc = desc
+        self.unit = unit
         self.done = 0
+        self._began = time.monotonic()
         self._last = 0.0
         self._external: Any = None
+        #: plain lines every log_every seconds when nobody watches (output sent to a file)
+        self.log_every = None
         if enabled is None:
-            enabled = total >= min_total and _watched(self.stream)
+            watched = _watched(self.stream)
+            if not watched and log_every is not None and total >= min_total:
+                self.log_every = float(log_every)
+                self._last = self._began
+            enabled = total >= min_total and watched
             if enabled and in_notebook() and stream is None:
                 factory = _notebook_tqdm()
                 if factory is not None:
@@ -91,19 +100,36 @@ class Progress:
         if self._external is not None:
             self._external.update(n)
             return
+        now = time.monotonic()
+        if self.log_every is not None and now - self._last >= self.log_every:
+            self._last = now
+            self.stream.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {self.desc}: "
+                              f"{self.status()}\n")
+            self.stream.flush()
         if not self.enabled:
             return
-        now = time.monotonic()
         if now - self._last >= 0.1 or self.done >= self.total:
             self._last = now
             self._draw()
 
+    def status(self) -> str:
+        """How far the work is, its rate and the time left, in words: "1,048,576 of
+        4,194,304 heap sizes (25.0%), 812,345/s, about 4 s left"."""
+        took = time.monotonic() - self._began
+        rate = self.done / took if took > 0 else 0.0
+        unit = f" {self.unit}" if self.unit else ""
+        text = f"{self.done:,} of {self.total:,}{unit} ({min(self.done / self.total, 1) * 100:.1f}%)"
+        if rate > 0:
+            left = max(self.total - self.done, 0) / rate
+            text += f", {rate:,.0f}/s, about {_duration(left)} left"
+        return text
+
     def _draw(self) -> None:
         frac = min(self.done / self.total, 1.0)
-        width = 30
+        width = 20
         filled = int(frac * width)
         bar = "#" * filled + "-" * (width - filled)
-        self.stream.write(f"\r{self.desc}: [{bar}] {frac * 100:5.1f}%")
+        self.stream.write(f"\r{self.desc}: [{bar}] {self.status()}\x1b[K")
         self.stream.flush()
 
     def __exit__(self, *exc: object) -> None:
@@ -113,3 +139,15 @@ class Progress:
             self._draw()
             self.stream.write("\n")
             self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """A time left as people say it: 42 s, 3 min 5 s, 2 h 10 min, 3 d 4 h."""
+    s = int(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    if s < 86400:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 86400} d {s % 86400 // 3600} h"

@@ -231,7 +231,7 @@ def test_heap_stats_save_and_resume(capsys, tmp_path):
     code, out, _ = run(capsys, "heap", "0.16", "20000", "--stats")
     assert code == 0
     # mask 1e as in the literature; T. Czajka's solver also ends the rare list at 13935
-    assert "rare mask: 1e; 52 rare positions, the last at n = 13935" in out
+    assert "rare mask: 1e; 53 rare heap sizes (heap 0 counted), the last at n = 13935" in out
     assert "largest value: 22" in out
     path = str(tmp_path / "k.npy")
     assert run(capsys, "heap", "0.77", "50", "--save", path)[0] == 0

@@ -142,7 +142,7 @@ def test_nothing_below_the_front_floor_imports_it(module):
 #: the floors below (the package's ``__init__`` re-exports from every floor, so it is on top).
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("C core", ("nimbers._core",)),
-    ("services", ("nimbers._limits", "nimbers._progress", "nimbers._digits",
+    ("services", ("nimbers.files", "nimbers._limits", "nimbers._progress", "nimbers._digits",
                   "nimbers._gf2", "nimbers._startup", "nimbers._version")),
     ("algebra", ("nimbers._tower", "nimbers.arith", "nimbers.nimber", "nimbers.typing", "nimbers.tables",
                  "nimbers.explain", "nimbers.linalg", "nimbers.field", "nimbers.ordinal",

@@ -306,7 +306,7 @@ def test_unclear_input_is_one_line(tmp_path):
     done = _cli("verify", str(nested))
     assert _one_line_error(done) and "RecursionError" not in done.stderr
     done = _cli("--codes", "/dev/zero", "--out", str(tmp_path / "z"))
-    assert _one_line_error(done) and "larger than" in done.stderr
+    assert _one_line_error(done) and "refused" in done.stderr
     assert _one_line_error(_cli("verify", str(nested), "--budget", "inf"))
     bad = tmp_path / "bad"
     bad.mkdir()

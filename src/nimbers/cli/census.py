@@ -139,12 +139,9 @@ def _deepen(args: argparse.Namespace) -> str:
 
 
 def _read_codes(path: str) -> list[str]:
-    from ..research.census.table import read_capped
+    from ..files import read_capped
 
-    try:
-        text = read_capped(path, MAX_CODES_BYTES).decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text file") from None
+    text = read_capped(path, MAX_CODES_BYTES, "codes file")
     if "\0" in text:
         raise ValueError(f"{path}: not a text file (it holds NUL bytes)")
     codes = [word for line in text.splitlines()
@@ -170,20 +167,17 @@ def _export(args: argparse.Namespace) -> str:
 
 
 def _write_file(path: str, text: str) -> None:
-    """text into path by a temporary file, fsync and a rename (a special file: written
-    directly); a failure is one line."""
+    """text into path atomically (a special file such as /dev/null: written directly); a
+    failure is one line."""
+    from ..files import write_atomically
+
     try:
         if os.path.exists(path) and not os.path.isfile(path):
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
                 f.flush()
             return
-        temporary = path + ".tmp"
-        with open(temporary, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
+        write_atomically(path, text)
     except OSError as exc:
         raise ValueError(f"cannot write {path}: {exc.strerror or exc}") from None
 

@@ -29,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="threads (default: every CPU available); the values do not change")
     group.add_argument("--interval", type=seconds_type, default=60.0, metavar="SECONDS",
                        help="seconds between checkpoints and progress lines (default 60)")
+    group.add_argument("--go-on", action="store_true",
+                       help="keep computing to --until after the period is proven (by "
+                            "default a run stops at its proof)")
+    group.add_argument("--fresh", action="store_true",
+                       help="start afresh in DIR, deleting the run there (by default a "
+                            "directory holding anything but a run of this game is refused)")
 
 
 def frontier_asked(args: argparse.Namespace) -> bool:
@@ -49,7 +55,8 @@ def run_command(args: argparse.Namespace) -> str:
     if not args.checkpoint.strip():
         raise UsageError("--checkpoint needs a directory name, not an empty one")
     stats = frontier_run(heap_game(args.code), args.until, args.checkpoint,
-                         threads=args.threads, interval=args.interval)
+                         threads=args.threads, interval=args.interval,
+                         stop_at_proof=not args.go_on, fresh=args.fresh)
     if getattr(args, "json", False):
-        return json.dumps(dataclasses.asdict(stats), indent=1)
+        return json.dumps({**dataclasses.asdict(stats), "mask": stats.mask_name}, indent=1)
     return stats.summary()

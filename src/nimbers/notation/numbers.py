@@ -177,7 +177,7 @@ def read_count(text: str, *, most: int, least: int = 0) -> int:
     if power is None:
         return read_integer(text, most=most, least=least)
     base = read_integer(power.group(1), most=most)
-    exponent = read_integer(power.group(2), most=most.bit_length() + 1)
+    exponent = read_integer(power.group(2), most=2**64)
     shown = f"{write_integer(base)}^{write_integer(exponent)}"
     if base > 1 and (base.bit_length() - 1) * exponent > most.bit_length():
         raise NotationError(f"at most {describe_bound(most)}, got {shown}")

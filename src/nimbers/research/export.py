@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from .census.classes import canonical, standard_key, written
 from .census.report import is_solved
-from .census.table import read_capped
+from ..files import read_capped
 
 __all__ = ["export_table", "compare_table", "Comparison", "WRITERS", "COLUMNS"]
 
@@ -164,10 +164,7 @@ _COMPARED = ["game", "prefix", "period", "largest idx", "largest", "rare mask", 
 def _published(path: str) -> list[dict[str, str]]:
     """The rows of a published table: a CSV with a header, or whitespace columns in Czajka's
     order ('#' starts a comment)."""
-    try:
-        text = read_capped(path, MAX_TABLE_BYTES).decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text table") from None
+    text = read_capped(path, MAX_TABLE_BYTES, "table")
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     if not lines:
         raise ValueError(f"{path}: no rows in it")

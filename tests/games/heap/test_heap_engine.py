@@ -191,16 +191,34 @@ def test_statistics_choose_the_mask_with_fewest_rare_positions():
     g = game.nim_values(1 << 14).tolist()
     assert s.mask == 0x1e and not s.parity  # the literature's mask for 0.16
 
-    def rare(mask, parity):
-        return [n for n in range(1, len(g))
+    def rare(mask, parity):  # heap 0 counted, as the published tables count it
+        return [n for n in range(len(g))
                 if (bin(g[n] & mask).count("1") + (n & 1 if parity else 0)) % 2 == 0]
     assert s.rare_positions.tolist() == rare(0x1e, False)
     assert s.rare_values.tolist() == [g[n] for n in s.rare_positions.tolist()]
     # no other mask (below 2^6, with or without the parity) has fewer
     counts = [len(rare(m, False)) for m in range(1, 64)]
-    assert min(counts) == len(s.rare_positions)
+    assert min(counts) == len(s.rare_positions) == s.rare_count
     assert s.largest == max(g) and g.index(s.largest) == s.largest_at
     assert "rare mask: 1e" in str(s)
+
+
+def test_statistics_records_are_each_new_largest_value():
+    g = grundy_game().nim_values(5000).tolist()
+    s = grundy_game().stats(5000)
+    expected = [n for n in range(len(g)) if n == 0 or g[n] > max(g[:n])]
+    assert s.record_positions.tolist() == expected
+    assert s.record_values.tolist() == [g[n] for n in expected]
+
+
+def test_position_parity_with_odd_splits_is_the_odd_class():
+    # T. Czajka, SolvedGames.md: 0.127 "1+pos", 693 rare, the last at 27106 -- rare when
+    # g(n) + n is odd (every split of 0.127 removes 3 tokens)
+    s = octal_game("0.127").stats(60000)
+    g = octal_game("0.127").nim_values(60000).tolist()
+    assert s.mask_name == "1+pos"
+    assert s.rare_positions.tolist() == [n for n in range(len(g)) if (g[n] + n) % 2 == 1]
+    assert (s.rare_count, s.last_rare) == (693, 27106)
 
 
 def test_grundys_game_statistics_mask():

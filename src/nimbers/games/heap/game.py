@@ -354,8 +354,8 @@ class HeapGame(HeapRules, HeapMisere):
 
         >>> from nimbers.games.heap import octal_game
         >>> s = octal_game("0.16").stats(2**14)
-        >>> hex(s.mask), s.parity, len(s.rare_positions), s.largest
-        ('0x1e', False, 52, 22)
+        >>> s.mask_name, s.rare_count, s.last_rare, s.largest
+        ('1e', 53, 13935, 22)
         """
         n = self._values.known if n is None else count(n)
         if n == 0:

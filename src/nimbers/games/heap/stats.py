@@ -1,11 +1,28 @@
 """Statistics of a heap game's Grundy sequence as researchers report them (Winning Ways ch. 4;
 A. Flammenkamp's tables; T. Czajka's octal-games tables): the largest value and where it first
-occurs, and the sparse space -- the mask under which the fewest heap sizes are rare.
+occurs, the record values, and the sparse space -- the mask under which the fewest heap sizes
+are rare.  The one home of these conventions: ``nimbers heap --stats``, the frontier runs and
+the census all count with the functions here.
+
+The conventions, as the published tables use them:
+
+- a heap size n is *rare* under a mask m when popcount(g(n) & m) is even (the class closed
+  under the nim-sum of two parts, so rare + rare parts give rare values);
+- with the heap size's parity (A. Flammenkamp's position-parity type, T. Czajka's "m+pos"),
+  the extended value e(n) = 2 g(n) + (n mod 2) is masked by M = 2 m + 1.  When every split
+  removes an even number of tokens the rare class is popcount(e & M) even; when every split
+  removes an odd number (a + b and n then differ in parity) it is the odd class: under 0.127's
+  "1+pos", n is rare when g(n) + n is odd (T. Czajka, SolvedGames.md);
+- heap 0 is counted like every heap size (it is rare except in an odd class);
+- the mask is the one making the fewest heap sizes rare, over all the bits of the values (a
+  value past the bits a mask was chosen on is classed by the widened mask, never counted rare
+  only because the mask was narrow); ties go to the smallest mask;
+- the records are the heap sizes where a new largest value appears, with that value.
 
 >>> from nimbers.games.heap import octal_game
 >>> s = heap_stats(octal_game("0.16").nim_values(2**14), (0, 1, 6))   # A. Flammenkamp: mask 1e
->>> hex(s.mask), len(s.rare_positions), s.largest
-('0x1e', 52, 22)
+>>> s.mask_name, s.rare_count, s.largest
+('1e', 53, 22)
 """
 
 from __future__ import annotations
@@ -15,18 +32,136 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["HeapStats", "heap_stats"]
+__all__ = ["HeapStats", "heap_stats", "SparseSpace", "sparse_space", "best_mask",
+           "mask_name", "rare_mask_of", "records"]
 
 _SHOWN_RARE = 1000
 
 
 @dataclass(frozen=True)
+class SparseSpace:
+    """Which masks a ruleset's sparse space may use: parity_ok when every split removes a
+    number of tokens of one parity (the position-parity type applies), odd when that number
+    is odd (the rare class of a parity mask is then the odd one)."""
+
+    parity_ok: bool
+    odd: bool
+
+    def phase(self, emask: int) -> int:
+        """The popcount parity of popcount(e & emask) that makes a heap size rare."""
+        return int(emask & 1 and self.odd)
+
+
+def sparse_space(rules: Sequence[int] | None) -> SparseSpace | None:
+    """The sparse space of a ruleset (its digit list; None for Grundy's game), or None when
+    no move leaves two heaps or some move leaves three (no sparse space).
+
+    >>> sparse_space((0, 1, 2, 7)), sparse_space(None)
+    (SparseSpace(parity_ok=True, odd=True), SparseSpace(parity_ok=True, odd=False))
+    """
+    splits = [k for k, d in enumerate(rules or (4,)) if d & 4]
+    if not splits or any(d & 8 for d in rules or ()):
+        return None
+    parities = {k & 1 for k in splits}
+    return SparseSpace(len(parities) == 1, parities == {1})
+
+
+def mask_name(emask: int) -> str:
+    """A mask over e = 2 g + parity as the tables write it: hex, "+pos" for the parity.
+
+    >>> mask_name(0x3c), mask_name(0x3)
+    ('1e', '1+pos')
+    """
+    return f"{emask >> 1:x}" + ("+pos" if emask & 1 else "")
+
+
+def _walsh(counts: np.ndarray) -> np.ndarray:
+    w = counts.astype(np.int64)
+    h = 1
+    while h < len(w):
+        w = w.reshape(-1, 2, h)
+        w = np.stack((w[:, 0] + w[:, 1], w[:, 0] - w[:, 1]), axis=1).reshape(-1)
+        h <<= 1
+    return w
+
+
+def rare_counts(counts: np.ndarray, space: SparseSpace) -> np.ndarray:
+    """For every mask M over e (an index into counts), how many heap sizes are rare, by the
+    Walsh-Hadamard transform W of counts (counts[e]: heap sizes with that extended value):
+    (N + W[M]) / 2 in the even class, (N - W[M]) / 2 in the odd one; masks the space does not
+    allow (and M = 0) get more than N."""
+    total = int(counts.sum())
+    w = _walsh(counts)
+    signs = np.ones(len(w), dtype=np.int64)
+    if space.odd:
+        signs[1::2] = -1
+    rare = (total + signs * w) // 2
+    rare[0] = total + 1
+    if not space.parity_ok:
+        rare[1::2] = total + 1
+    return rare
+
+
+def best_mask(counts: np.ndarray, space: SparseSpace) -> tuple[int, int]:
+    """The mask over e making the fewest heap sizes rare (the smallest among equals), and
+    their number.  counts has a power-of-two length covering every e.
+
+    >>> best_mask(np.array([3, 0, 0, 5]), SparseSpace(True, False))   # e = 0 thrice, 3 five times
+    (2, 3)
+    """
+    rare = rare_counts(counts, space)
+    best = int(np.argmin(rare))
+    return best, int(rare[best])
+
+
+def extended_counts(values: np.ndarray, start: int = 0, size: int = 2) -> np.ndarray:
+    """counts[e] of e = 2 g(n) + (n mod 2) over the values g(start ..), padded to a power of
+    two at least size (no temporary wider than the values themselves)."""
+    top = int(values.max(initial=0))
+    while size <= 2 * top + 1:
+        size <<= 1
+    counts = np.zeros(size, dtype=np.int64)
+    for parity in (0, 1):
+        first = (parity - start) & 1
+        counts[parity::2] += np.bincount(values[first::2], minlength=size // 2)[: size // 2]
+    return counts
+
+
+def rare_mask_of(values: np.ndarray, space: SparseSpace, start: int = 0,
+                 emask: int | None = None) -> np.ndarray:
+    """Which of the heap sizes start, start + 1, ... (values g(start ..)) are rare under
+    emask (a mask over e)."""
+    n = np.arange(start, start + len(values), dtype=np.int64)
+    e = (values.astype(np.int64) << 1) | (n & 1)
+    masked = e & int(emask or 0)
+    for shift in (32, 16, 8, 4, 2, 1):
+        masked ^= masked >> shift
+    return (masked & 1) == space.phase(int(emask or 0))
+
+
+def records(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The heap sizes where a new largest value first appears, and those values.
+
+    >>> [x.tolist() for x in records(np.array([0, 0, 1, 0, 2, 1, 3]))]
+    [[0, 2, 4, 6], [0, 1, 2, 3]]
+    """
+    if not len(values):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    running = np.maximum.accumulate(values.astype(np.int64))
+    new = np.ones(len(values), dtype=bool)
+    new[1:] = running[1:] > running[:-1]
+    where = np.nonzero(new)[0]
+    return where.astype(np.int64), values[where].astype(np.int64)
+
+
+@dataclass(frozen=True)
 class HeapStats:
     """What a researcher reads from the first count values of a heap game (Winning Ways ch. 4;
-    A. Flammenkamp's tables): the largest value and where it first occurs, and the sparse
-    space -- the mask m for which the fewest heap sizes n >= 1 are rare (popcount(g(n) & m),
-    plus n mod 2 when parity is True, even), with those rare sizes and their values.  mask
-    is None for games without two-heap splits (no sparse space)."""
+    A. Flammenkamp's tables; T. Czajka's octal-games tables), in the conventions of this
+    module: the largest value and where it first occurs, the records, and the sparse space --
+    the mask for which the fewest heap sizes n >= 0 are rare, with those heap sizes and their
+    values.  mask is None for games without two-heap splits (no sparse space)."""
 
     count: int
     largest: int
@@ -35,18 +170,45 @@ class HeapStats:
     parity: bool
     rare_positions: np.ndarray
     rare_values: np.ndarray
+    record_positions: np.ndarray
+    record_values: np.ndarray
+
+    @property
+    def rare_count(self) -> int | None:
+        """How many heap sizes are rare (heap 0 counted like the others)."""
+        return None if self.mask is None else len(self.rare_positions)
+
+    @property
+    def last_rare(self) -> int | None:
+        """The largest rare heap size."""
+        return int(self.rare_positions[-1]) if len(self.rare_positions) else None
+
+    @property
+    def mask_name(self) -> str | None:
+        """The mask as the tables write it ("fe", "1+pos")."""
+        return None if self.mask is None else mask_name(self.mask << 1 | self.parity)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The statistics as JSON fields (the same names in every command's --json)."""
+        return {"count": self.count, "largest": self.largest, "largest_at": self.largest_at,
+                "mask": self.mask_name, "rare_count": self.rare_count,
+                "last_rare": self.last_rare, "rare": self.rare_positions.tolist(),
+                "rare_values": self.rare_values.tolist(),
+                "records": self.record_positions.tolist(),
+                "record_values": self.record_values.tolist()}
 
     def __str__(self) -> str:
         lines = [f"values: g(0) .. g({self.count - 1})",
-                 f"largest value: {self.largest}, first at n = {self.largest_at}"]
+                 f"largest value: {self.largest}, first at n = {self.largest_at}",
+                 "records (n:g(n), each a new largest value): " + " ".join(
+                     f"{n}:{v}" for n, v in zip(self.record_positions.tolist(),
+                                                self.record_values.tolist()))]
         if self.mask is None:
             lines.append("rare values: none (no move splits a heap in two)")
             return "\n".join(lines)
-        parity = " with the heap size's parity" if self.parity else ""
         rare = len(self.rare_positions)
-        last = int(self.rare_positions[-1]) if rare else None
-        lines.append(f"rare mask: {self.mask:x}{parity}; {rare} rare positions"
-                     + (f", the last at n = {last}" if rare else ""))
+        lines.append(f"rare mask: {self.mask_name}; {rare} rare heap sizes (heap 0 counted)"
+                     + (f", the last at n = {self.last_rare}" if rare else ""))
         shown = [f"{n}:{v}" for n, v in zip(self.rare_positions[:_SHOWN_RARE].tolist(),
                                              self.rare_values[:_SHOWN_RARE].tolist())]
         if shown:
@@ -57,50 +219,23 @@ class HeapStats:
 
 def heap_stats(values: np.ndarray, rules: Sequence[int] | None, mask: Any = None) -> HeapStats:
     """The statistics of g(0 .. n-1) (values) of the ruleset rules (its digit list, None for
-    Grundy's game): the best mask (a Walsh-Hadamard transform of the value counts; with the
-    heap size's parity when every split removes tokens of one parity), or the given one."""
+    Grundy's game): the best mask over every bit of the values (with the heap size's parity
+    where the space allows it), or the given value mask (without the parity)."""
     n = len(values)
     g = values.astype(np.int64)
-    largest_at = int(np.argmax(g))
-    splits = [k for k, d in enumerate(rules or (4,)) if d & 4]
+    largest_at = int(np.argmax(g)) if n else 0
+    largest = int(g[largest_at]) if n else 0
+    rec = records(g)
+    space = sparse_space(rules)
     empty = np.zeros(0, dtype=np.int64)
-    if not splits or any(d & 8 for d in rules or ()):
-        return HeapStats(n, int(g[largest_at]), largest_at, None, False, empty, empty)
-    parity_ok = len({k & 1 for k in splits}) == 1
-    sizes = np.arange(1, n, dtype=np.int64)
-    extended = (g[1:] << 1) | (sizes & 1)
+    if space is None:
+        return HeapStats(n, largest, largest_at, None, False, empty, empty, *rec)
     if mask is not None:
         if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)) or mask <= 0:
             raise ValueError(f"a mask is a positive int, got {mask!r}")
-        full = int(mask) << 1
+        emask = int(mask) << 1
     else:
-        full = _fewest_rare_mask(extended, parity_ok)
-    rare = _popcount_parity(extended & full) == 0
-    return HeapStats(n, int(g[largest_at]), largest_at, full >> 1, bool(full & 1),
-                     sizes[rare], g[1:][rare])
-
-
-def _fewest_rare_mask(extended: np.ndarray, parity_ok: bool) -> int:
-    """The mask M (over 2 g + n mod 2) with the fewest even popcount(e & M): the transform
-    W[M] = sum_e counts[e] (-1)^popcount(e & M) gives that number as (N + W[M]) / 2."""
-    size = 2
-    while size <= int(extended.max(initial=0)):
-        size <<= 1
-    w = np.bincount(extended, minlength=size).astype(np.int64)
-    h = 1
-    while h < size:
-        w = w.reshape(-1, 2, h)
-        w = np.stack((w[:, 0] + w[:, 1], w[:, 0] - w[:, 1]), axis=1).reshape(-1)
-        h <<= 1
-    rare = (len(extended) + w) // 2
-    rare[0] = len(extended) + 1  # M = 0 makes everything rare
-    if not parity_ok:
-        rare[1::2] = len(extended) + 1
-    return int(np.argmin(rare))
-
-
-def _popcount_parity(x: np.ndarray) -> np.ndarray:
-    x = x.copy()
-    for shift in (32, 16, 8, 4, 2, 1):
-        x ^= x >> shift
-    return x & 1
+        emask = best_mask(extended_counts(g), space)[0]
+    rare = rare_mask_of(g, space, 0, emask)
+    sizes = np.nonzero(rare)[0].astype(np.int64)
+    return HeapStats(n, largest, largest_at, emask >> 1, bool(emask & 1), sizes, g[rare], *rec)

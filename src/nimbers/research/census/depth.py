@@ -39,6 +39,8 @@ import numpy as np
 from ... import _core
 from ...games.heap import octal_game
 from ...games.heap.periodicity import GUY_SMITH
+from ...games.heap.stats import SparseSpace, extended_counts, rare_mask_of, sparse_space
+from ...games.heap.stats import best_mask as best_mask_of
 from ..frontier import frontier_run, frontier_values
 
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
@@ -204,62 +206,43 @@ def _pieces(g: np.ndarray, stop: int | None = None) -> Any:
         yield start, np.asarray(g[start:min(stop, start + _PIECE)])
 
 
+def _space(rules: tuple[int, ...]) -> SparseSpace:
+    space = sparse_space(rules)
+    assert space is not None, "a game that splits a heap has a sparse space"
+    return space
+
+
 def best_mask(g: np.ndarray, rules: tuple[int, ...]) -> int:
-    """The mask over 2 g + (n mod 2) making the fewest heap sizes n >= 1 rare (the transform
-    of the counts, as games.heap.stats; the parity only when every split removes tokens of
-    one parity)."""
+    """The mask over e = 2 g + (n mod 2) making the fewest heap sizes rare (games.heap.stats's
+    conventions, counted a piece at a time)."""
     counts = np.zeros(2, dtype=np.int64)
     for start, piece in _pieces(g):
-        e = (piece.astype(np.int64) << 1) | ((np.arange(start, start + len(piece))) & 1)
-        if start == 0:
-            e = e[1:]
-        size = 2
-        while size <= int(e.max(initial=0)):
-            size <<= 1
-        if size > len(counts):
-            counts = np.pad(counts, (0, size - len(counts)))
-        counts += np.bincount(e, minlength=len(counts))
-    w: np.ndarray = counts.copy()
-    h = 1
-    while h < len(w):
-        pairs = w.reshape(-1, 2, h)
-        w = np.stack((pairs[:, 0] + pairs[:, 1], pairs[:, 0] - pairs[:, 1]), axis=1).reshape(-1)
-        h <<= 1
-    rare = (int(counts.sum()) + w) // 2
-    rare[0] = int(counts.sum()) + 1
-    if len({k & 1 for k, d in enumerate(rules) if d & 4}) != 1:
-        rare[1::2] = int(counts.sum()) + 1
-    return int(np.argmin(rare))
-
-
-def _rare_flags(start: int, piece: np.ndarray, full: int) -> np.ndarray:
-    x = ((piece.astype(np.int64) << 1) | (np.arange(start, start + len(piece)) & 1)) & full
-    for shift in (32, 16, 8, 4, 2, 1):
-        x ^= x >> shift
-    rare: np.ndarray = (x & 1) == 0
-    if start == 0:
-        rare[0] = False  # heap 0 is counted apart (always among the rare)
-    return rare
+        more = extended_counts(piece, start, len(counts))
+        if len(more) > len(counts):
+            counts = np.pad(counts, (0, len(more) - len(counts)))
+        counts += more
+    return best_mask_of(counts, _space(rules))[0]
 
 
 def is_dense(g: np.ndarray, rules: tuple[int, ...]) -> bool:
     """Whether g(0..DENSE_FROM-1) has no useful sparse space: more than 1/DENSE_SHARE of its
     heap sizes rare under the best mask."""
     head = g[:DENSE_FROM]
-    return len(head) >= DENSE_FROM and rare_count(head, best_mask(head, rules)) * DENSE_SHARE \
-        > len(head)
+    return len(head) >= DENSE_FROM and rare_count(head, best_mask(head, rules), rules) \
+        * DENSE_SHARE > len(head)
 
 
-def rare_count(g: np.ndarray, full: int) -> int:
-    """The heap sizes of g that are rare under full (mask << 1 | parity), heap 0 included."""
-    return 1 + sum(int(np.count_nonzero(_rare_flags(s, p, full))) for s, p in _pieces(g))
+def rare_count(g: np.ndarray, emask: int, rules: tuple[int, ...]) -> int:
+    """The heap sizes of g that are rare under emask (heap 0 counted like the others)."""
+    space = _space(rules)
+    return sum(int(np.count_nonzero(rare_mask_of(p, space, s, emask))) for s, p in _pieces(g))
 
 
-def last_rare(g: np.ndarray, full: int) -> int | None:
-    """The largest rare heap size n >= 1 of g under full, None when none is."""
-    last = None
+def last_rare(g: np.ndarray, emask: int, rules: tuple[int, ...]) -> int | None:
+    """The largest rare heap size of g under emask, None when none is."""
+    space, last = _space(rules), None
     for start, piece in _pieces(g):
-        found = np.flatnonzero(_rare_flags(start, piece, full))
+        found = np.flatnonzero(rare_mask_of(piece, space, start, emask))
         if found.size:
             last = start + int(found[-1])
     return last
@@ -296,7 +279,8 @@ def digests(g: np.ndarray) -> tuple[str, dict[str, str]]:
 
 def summary(seq: Sequence) -> dict[str, Any]:
     """The row's fields of one sequence: its proof, its largest value and its sparse space
-    (T. Czajka's and A. Flammenkamp's columns; heap 0 counted among the rare), its digests."""
+    (T. Czajka's and A. Flammenkamp's columns, in games.heap.stats's conventions), its
+    digests."""
     g = seq.values
     largest, largest_at = -1, 0
     for start, piece in _pieces(g):
@@ -313,8 +297,8 @@ def summary(seq: Sequence) -> dict[str, Any]:
         "reached": seq.reached, "largest": largest, "largest_at": largest_at,
         "rare_mask": None if full is None else format(full >> 1, "x"),
         "rare_parity": bool(full & 1) if full is not None else False,
-        "rare_count": None if full is None else rare_count(g, full),
-        "last_rare": None if full is None else last_rare(g, full),
+        "rare_count": None if full is None else rare_count(g, full, seq.rules),
+        "last_rare": None if full is None else last_rare(g, full, seq.rules),
         "p_positions": zeros, "last_p": last_zero,
         "first_values": np.asarray(g[:FIRST_VALUES]).astype(int).tolist(),
         "engine": seq.engine,

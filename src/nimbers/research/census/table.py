@@ -14,8 +14,11 @@ import json
 import os
 from typing import Any, Iterable
 
+from ...files import write_atomically
+
 __all__ = ["TABLE", "META", "FORMAT", "read_rows", "append_row", "read_meta", "write_meta",
-           "covered_codes", "numbered_rows", "replaced_rows", "all_rows", "read_capped", "MAX_TABLE_BYTES", "MAX_META_BYTES"]
+           "covered_codes", "numbered_rows", "replaced_rows", "all_rows", "read_capped",
+           "MAX_TABLE_BYTES", "MAX_META_BYTES"]
 
 TABLE = "census.jsonl"
 META = "census.json"
@@ -26,13 +29,13 @@ MAX_TABLE_BYTES = 1 << 30
 MAX_META_BYTES = 1 << 24
 
 
-def read_capped(path: str, most: int, mode: str = "rb") -> bytes:
+def read_capped(path: str, most: int) -> bytes:
     """The bytes of path, refused (ValueError) past most bytes: /dev/zero or a runaway file
     cannot fill the memory."""
     with open(path, "rb") as f:
         data = f.read(most + 1)
     if len(data) > most:
-        raise ValueError(f"{path}: larger than {most:,} bytes, not read")
+        raise ValueError(f"{path}: a file of more than {most:,} bytes is refused")
     return data
 
 
@@ -142,15 +145,5 @@ def read_meta(directory: str) -> dict[str, Any] | None:
 
 def write_meta(directory: str, meta: dict[str, Any]) -> None:
     """Writes DIR/census.json by a rename, so that it is the old file or the new one."""
-    path = os.path.join(directory, META)
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as f:
-        json.dump({"format": FORMAT, "version": 2, **meta}, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temporary, path)
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_atomically(os.path.join(directory, META),
+                     json.dumps({"format": FORMAT, "version": 2, **meta}, indent=1))

@@ -19,6 +19,7 @@ import numpy as np
 
 from ...games.codes import parse_take_break_code
 from ...games.heap import octal_game
+from ...games.heap.stats import rare_mask_of, sparse_space
 from .classes import canonical, dead_heaps, normalized, sequence_digest, standard_form
 from .compute import FIRST_LEVEL
 from .depth import (DENSE_DEPTH, EXTEND, apparent_of, best_mask, digests, engine_for, is_dense,
@@ -316,15 +317,11 @@ def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
     mask = int(row["rare_mask"], 16) << 1 | int(bool(row["rare_parity"]))
     _require(mask == best_mask(g, rules), f"{row['rare_mask']} is not the mask making the "
              "fewest heap sizes rare")
-    n = np.arange(len(g), dtype=np.int64)
-    bits = ((g.astype(np.int64) << 1) | (n & 1)) & mask
-    parity = np.zeros(len(g), dtype=np.int64)
-    while bits.any():
-        parity ^= bits & 1
-        bits >>= 1
-    rare = np.flatnonzero(parity[1:] == 0) + 1
-    _require(row["rare_count"] == len(rare) + 1, f"{len(rare) + 1} rare values (heap 0 "
-             f"included) under mask {row['rare_mask']}, not {row['rare_count']}")
+    space = sparse_space(rules)
+    assert space is not None
+    rare = np.flatnonzero(rare_mask_of(g, space, 0, mask))
+    _require(row["rare_count"] == len(rare), f"{len(rare)} rare values (heap 0 counted) under "
+             f"mask {row['rare_mask']}, not {row['rare_count']}")
     last = int(rare[-1]) if len(rare) else None
     _require(row["last_rare"] == last, f"the last rare value is at {last}")
 

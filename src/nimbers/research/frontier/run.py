@@ -1,36 +1,36 @@
-"""Frontier runs of heap games: billions of values in bounded memory, checkpointed, checksummed.
+"""Frontier runs of heap games: billions of values in bounded memory, checkpointed,
+checksummed, their periods proven as they go.
 
 The sparse space (Winning Ways ch. 4; Gangolli & Plambeck 1989; A. Flammenkamp's tables of
 octal games and of Grundy's game): under a mask, only a few heap sizes have "rare" values, so
 a value needs the rare heap sizes and the recent values, not the whole sequence.  The C engine
 (``csrc/core/frontier.c``) keeps in memory the rare heap sizes, the first ones (the head) and a
 window of recent values, on several threads; every value goes to an append-only file, read
-back for the rare long searches.  A directory holds one run:
+back for the rare long searches.  A run directory (:mod:`nimbers.research.rundir`) holds:
 
-- ``values.bin``: g(0), g(1), ... at ``width`` bytes each, little endian (1 while every value
-  is below 256, else 2);
-- ``checkpoint.json``: the game, how many values are final, their width, the mask and the
-  SHA-256 of those values, sealed by a SHA-256 of its own; written atomically (temporary file,
-  fsync, rename, fsync of the directory) every ``interval`` seconds and at the end;
-- ``stats.json``: the statistics of the last checkpoint (:class:`FrontierStats`).
+- the values file and ``checkpoint.json`` (:mod:`.store`: written atomically every
+  ``interval`` seconds, at a widening of the values and at the end);
+- ``stats.json`` (:class:`FrontierStats`), ``rare.csv`` (every rare heap size and its value,
+  under the mask of the statistics), ``records.csv`` (each new largest value and where);
+- ``proof.json`` once a period is proven (:mod:`.proof`: the run then stops unless told to
+  go on), ``manifest.json`` and ``progress.log``.
 
-Started again on the same directory, a run checks the checkpoint and the values against it,
-drops values written after it, and goes on: after Ctrl-C, ``kill -9`` or a reboot it ends
-with exactly the values of an uninterrupted run, for any number of threads.
+Started again on the same directory, a run checks the checkpoint, re-derives a sample of the
+values from the rules, drops values written after the checkpoint, and goes on: after Ctrl-C,
+``kill -9`` or a reboot it ends with exactly the values of an uninterrupted run, for any
+number of threads.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as run:
 ...     stats = frontier_run("grundy", 5000, run, threads=1, progress=False)
 ...     values = frontier_values(run)
->>> stats.heap_sizes, stats.largest, stats.mask, values[:10].tolist()
-(5000, 65, 126, [0, 0, 0, 1, 0, 2, 1, 0, 2, 1])
+>>> stats.heap_sizes, stats.largest, stats.mask_name, values[:10].tolist()
+(5000, 65, '7e', [0, 0, 0, 1, 0, 2, 1, 0, 2, 1])
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
@@ -39,207 +39,156 @@ from typing import Any
 import numpy as np
 
 from ... import _core
+from ..._limits import check_bytes
 from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
+from ...games.heap.stats import best_mask, extended_counts, rare_mask_of, sparse_space
+from ..rundir import RunDirectory, read_json
+from . import store
+from .proof import PeriodWatch
+from .summary import FrontierStats
 
 __all__ = ["FrontierStats", "frontier_run", "frontier_stats", "frontier_values"]
 
-FORMAT = "nimbers-frontier/1"
-VALUES, CHECKPOINT, STATS = "values.bin", "checkpoint.json", "stats.json"
 _READ = 1 << 22  # values per piece when a file is read back
-
-
-@dataclasses.dataclass(frozen=True)
-class FrontierStats:
-    """What a frontier run found, in the terms of T. Czajka's and A. Flammenkamp's tables.
-
-    heap_sizes: values known, g(0..heap_sizes-1); mask: the sparse space's value mask (a
-    value v is rare when popcount(v & mask) is even; with ``parity``, the heap size's parity
-    counts as one more bit); rare: the rare heap sizes, heap 0 included; last_rare: the
-    largest of them; largest and largest_at: the largest value and the first heap size having
-    it; p_positions: heap sizes of value 0; sha256: of the values file's first heap_sizes
-    values (width bytes each), so two runs compare by one line.
-    """
-
-    game: str
-    code: str
-    heap_sizes: int
-    width: int
-    mask: int
-    parity: bool
-    rare: int
-    last_rare: int
-    largest: int
-    largest_at: int
-    p_positions: int
-    sha256: str
-    seconds: float
-    values_per_second: float
-    threads: int
-
-    def summary(self) -> str:
-        """The statistics as lines of text (what ``nimbers heap --frontier`` prints).
-
-        Returns
-        -------
-        str
-
-        >>> import tempfile
-        >>> with tempfile.TemporaryDirectory() as run:
-        ...     print(frontier_run("0.6", 3000, run, progress=False).summary().splitlines()[2])
-        rare mask 6e: 600 rare heap sizes (heap 0 included), the last at 2995
-        """
-        mask = f"{self.mask:x}" + (" and the heap's parity" if self.parity else "")
-        return "\n".join([
-            f"{self.game}: g(0..{self.heap_sizes - 1}) (2^{np.log2(self.heap_sizes):.2f} heap sizes)",
-            f"largest value {self.largest}, first at {self.largest_at}",
-            f"rare mask {mask}: {self.rare} rare heap sizes (heap 0 included), the last at "
-            f"{self.last_rare}",
-            f"P-positions (value 0): {self.p_positions}",
-            f"{self.values_per_second:,.0f} values/s over {self.seconds:.1f} s on "
-            f"{self.threads} thread{'s' if self.threads != 1 else ''}",
-            f"SHA-256 of the values ({self.width} byte{'s' if self.width > 1 else ''} each, "
-            f"little endian): {self.sha256}",
-        ])
+_OWN = {*store.VALUES.values(), store.CHECKPOINT, store.STATS, store.PROOF, store.RARE,
+        store.RECORDS, "values.bin.wide"}
 
 
 def _game(game: HeapGame | str) -> HeapGame:
     if isinstance(game, str):
         game = heap_game(game)
     if not isinstance(game, HeapGame):
-        raise TypeError(f"a heap game or its code is needed, not {type(game).__name__}")
+        raise TypeError(f"a heap game or its name is needed, not {type(game).__name__}")
     rules = game.rules
     if rules is not None:
         if any(d & 8 for d in rules):
             raise ValueError(f"{game.name}: moves leaving three heaps are outside the sparse "
                              "space; use nim_values")
         if not any(d & 4 for d in rules):
-            raise ValueError(f"{game.name}: no move leaves two heaps, so the values are "
-                             "periodic early; use nim_values and period()")
+            raise ValueError(f"{game.name}: no move leaves two heaps, so there is no sparse "
+                             "space and the values become periodic early: compute them "
+                             "without the frontier mode (nimbers heap CODE N, or nim_values "
+                             "and period())")
         if len(rules) > 32:
             raise ValueError(f"{game.name}: codes of more than 31 digits are not supported")
     return game
 
 
-def _seal(fields: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+class _Values:
+    """The running account of the values: checksum, largest, records, P-positions, the
+    counts behind the mask and the rare heap sizes under the mask in use."""
 
+    def __init__(self, space: Any) -> None:
+        self.space = space
+        self.sha = hashlib.sha256()
+        self.largest, self.largest_at, self.p_positions = 0, 0, 0
+        self.records: list[tuple[int, int]] = []
+        self.counts = np.zeros(2, dtype=np.int64)  # of 2 g + (n mod 2), heap 0 included
+        self.rare_n: list[np.ndarray] = []
+        self.rare_g: list[np.ndarray] = []
+        self.nrare = 0
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Temporary file, fsync, rename over path, fsync of the directory: path holds the old
-    text or the new one, whatever happens when."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    def add(self, values: np.ndarray, start: int, width: int, emask: int) -> None:
+        """Accounts for g(start .. start + len - 1), in order."""
+        if not len(values):
+            return
+        self.sha.update(values.astype(f"<u{width}", copy=False).tobytes())
+        top = int(values.max())
+        if top > self.largest or start == 0:
+            running = np.maximum.accumulate(values)
+            floor = -1 if start == 0 else self.largest
+            new = np.flatnonzero((running > np.concatenate(([floor], running[:-1]))))
+            self.records += [(start + int(i), int(values[i])) for i in new]
+            self.largest, self.largest_at = top, start + int(np.argmax(values))
+        self.p_positions += int(np.count_nonzero(values == 0))
+        counts = extended_counts(values, start, len(self.counts))
+        if len(counts) > len(self.counts):
+            self.counts = np.pad(self.counts, (0, len(counts) - len(self.counts)))
+        self.counts[: len(counts)] += counts
+        if emask:
+            self.add_rare(values, start, emask)
 
+    def add_rare(self, values: np.ndarray, start: int, emask: int) -> None:
+        rare = rare_mask_of(values, self.space, start, emask)
+        where = np.flatnonzero(rare)
+        if len(where):
+            self.rare_n.append(where.astype(np.int64) + start)
+            self.rare_g.append(values[where].astype(np.int64))
+            self.nrare += len(where)
 
-def _read_checkpoint(folder: Path) -> dict[str, Any] | None:
-    path = folder / CHECKPOINT
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        seal = data.pop("seal")
-    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
-        raise ValueError(f"{path}: not a readable frontier checkpoint") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a {FORMAT} checkpoint")
-    if seal != _seal(data):
-        raise ValueError(f"{path}: the checkpoint is corrupted (its seal does not match)")
-    return data
+    def clear_rare(self) -> None:
+        self.rare_n, self.rare_g, self.nrare = [], [], 0
 
-
-def _best_mask(counts: np.ndarray, parity_ok: bool) -> tuple[int, int]:
-    """The mask over 2 g + parity making the fewest heap sizes rare, and their number: by the
-    Walsh-Hadamard transform W of the counts, the rare count of M is (N + W[M]) / 2."""
-    w = counts.astype(np.int64)
-    h = 1
-    while h < len(w):
-        w = w.reshape(-1, 2, h)
-        w = np.stack([w[:, 0] + w[:, 1], w[:, 0] - w[:, 1]], axis=1).reshape(-1)
-        h *= 2
-    rare = (int(counts.sum()) + w) // 2
-    rare[0] = np.iinfo(np.int64).max  # the empty mask makes everything rare
-    if not parity_ok:
-        rare[1::2] = np.iinfo(np.int64).max
-    best = int(np.argmin(rare))
-    return best, int(rare[best])
+    def last_rare(self) -> int:
+        return int(self.rare_n[-1][-1]) if self.rare_n else 0
 
 
 class _Run:
-    """One directory's run: the engine, the values file, the running checksum and statistics."""
+    """One directory's run: the engine, the values file, the account and the proof."""
 
-    def __init__(self, game: HeapGame, folder: Path, threads: int, head: int,
+    def __init__(self, game: HeapGame, directory: RunDirectory, threads: int, head: int,
                  window: int) -> None:
-        self.game, self.folder, self.threads = game, folder, threads
-        self.head = head
-        ks = [0] if game.rules is None else [k for k, d in enumerate(game.rules) if d & 4]
-        self.parity_ok = len({k & 1 for k in ks}) == 1
+        self.game, self.dir, self.folder = game, directory, directory.folder
+        self.threads, self.head, self.window = threads, head, window
+        self.space = sparse_space(game.rules)
         self.engine = _core.frontier_new(game.rules, threads, head, window)
-        self.window = window
         self.count, self.width, self.emask = 0, 1, 0
-        self.sha = hashlib.sha256()
-        self.largest, self.largest_at, self.p_positions = 0, 0, 0
-        self.counts = np.zeros(2, dtype=np.int64)  # of 2 g + (i mod 2), heaps 1..count-1
-        self.next_check = 0
+        self.account = _Values(self.space)
+        self.watch = PeriodWatch(game.rules, game.kind)
+        self.proof: dict[str, Any] | None = None
+        self.next_mask_check = 0
         self.seconds = 0.0
         self.fd = -1
 
     # -- the values file --
     def open(self) -> None:
-        data = _read_checkpoint(self.folder)
-        path = self.folder / VALUES
-        self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        data = store.read_checkpoint(self.folder)
+        keep = None if data is None else store.values_name(data["width"])
+        for name in store.VALUES.values():  # a widening interrupted before its checkpoint
+            if name != keep and (self.folder / name).exists():
+                (self.folder / name).unlink()
         if data is None:
-            os.ftruncate(self.fd, 0)
+            self.fd = os.open(self.folder / store.values_name(1),
+                              os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o666)
             return
-        if data.get("code") != self.game.code:
-            raise ValueError(f"{self.folder / CHECKPOINT}: a run of {data.get('code')}, not of "
-                             f"{self.game.code}")
-        count, width = data["count"], data["width"]
-        if os.fstat(self.fd).st_size < count * width:
+        self._check_identity(data)
+        self.width, self.seconds = data["width"], float(data["seconds"])
+        path = self.folder / store.values_name(self.width)
+        self.fd = os.open(path, os.O_RDWR)
+        count = data["count"]
+        if os.fstat(self.fd).st_size < count * self.width:
             raise ValueError(f"{path}: shorter than its checkpoint's {count} values")
-        os.ftruncate(self.fd, count * width)  # drop what came after the checkpoint
-        self.width, self.seconds = width, float(data.get("seconds", 0.0))
-        _core.frontier_set_file(self.engine, self.fd, width)
-        dtype = np.dtype(f"<u{width}")
+        os.ftruncate(self.fd, count * self.width)  # drop what came after the checkpoint
+        values = np.memmap(path, dtype=f"<u{self.width}", mode="r", shape=(count,)) \
+            if count else np.zeros(0, dtype=np.uint8)
+        store.check_values(self.game, values, path)
+        _core.frontier_set_file(self.engine, self.fd, self.width)
         for start in range(0, count, _READ):
-            n = min(_READ, count - start)
-            raw = os.pread(self.fd, n * width, start * width)
-            values = np.frombuffer(raw, dtype=dtype)
-            self._account(values, start)
-            _core.frontier_feed(self.engine, values.astype(np.uint16))
+            piece = np.asarray(values[start:start + _READ])
+            self.account.add(piece, start, self.width, 0)
+            _core.frontier_feed(self.engine, piece.astype(np.uint16))
+            self._check_memory()
         self.count = count
-        if self.sha.hexdigest() != data["sha256"]:
+        if self.account.sha.hexdigest() != data["sha256"]:
             raise ValueError(f"{path}: the values do not match the checkpoint's SHA-256")
-        self._set_mask(int(data["mask"]))
+        self._set_mask(data["mask"] << 1 | int(data["parity"]))
+        if self.watch.applies:
+            self._check_period()
 
-    def _account(self, values: np.ndarray, start: int) -> None:
-        """The checksum and the statistics of values g(start..): running, in order."""
-        self.sha.update(values.astype(f"<u{self.width}", copy=False).tobytes())
-        top = int(values.max()) if len(values) else 0
-        if top > self.largest or start == 0:
-            self.largest, self.largest_at = top, start + int(np.argmax(values))
-        self.p_positions += int(np.count_nonzero(values == 0))
-        size = 2 << max(1, int(values.max(initial=0)).bit_length())
-        if size > len(self.counts):
-            self.counts = np.pad(self.counts, (0, size - len(self.counts)))
-        # counts[2 g + (i mod 2)], heap 0 left out: the even and the odd positions apart
-        # (no temporary wider than the values themselves)
-        skip = 1 if start == 0 else 0
-        for parity in (0, 1):
-            first = skip + ((parity - start - skip) & 1)
-            self.counts[parity::2] += np.bincount(values[first::2],
-                                                  minlength=len(self.counts) // 2)
+    def _check_identity(self, data: dict[str, Any]) -> None:
+        rules = None if self.game.rules is None else list(self.game.rules)
+        if data["code"] != self.game.code or data.get("rules") != rules:
+            raise ValueError(f"{self.folder / store.CHECKPOINT}: a run of {data['code']}, not "
+                             f"of {self.game.code}")
+
+    def _check_memory(self) -> None:
+        """The rare heap sizes kept (by the engine and the account) stay within the cap,
+        whatever a file says."""
+        kept = int(_core.frontier_info(self.engine)[1]) + self.account.nrare
+        check_bytes(32 * kept, f"the {kept:,} rare heap sizes of this run",
+                    "pass a smaller until", "use a game with fewer rare values")
 
     def _append(self, values: np.ndarray) -> None:
         if self.width == 1 and len(values) and int(values.max()) > 255:
@@ -248,67 +197,115 @@ class _Run:
         written = 0
         while written < len(data):
             written += os.pwrite(self.fd, data[written:], self.count * self.width + written)
-        self._account(values, self.count)
+        self.account.add(values, self.count, self.width, self.emask)
         self.count += len(values)
 
     def _widen(self) -> None:
-        """A value past 255: the file goes to 2 bytes a value (rewritten, checksum again)."""
-        tmp = self.folder / (VALUES + ".wide")
-        fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
-        self.sha = hashlib.sha256()
+        """A value past 255: the values go to a 2-byte file, written whole and flushed, then
+        a checkpoint names it, then the 1-byte file goes (each state on disk resumes)."""
+        wide_path = self.folder / store.values_name(2)
+        fd = os.open(wide_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o666)
+        sha = hashlib.sha256()
         for start in range(0, self.count, _READ):
             n = min(_READ, self.count - start)
             wide = np.frombuffer(os.pread(self.fd, n, start), dtype=np.uint8).astype("<u2")
             os.pwrite(fd, wide.tobytes(), 2 * start)
-            self.sha.update(wide.tobytes())
+            sha.update(wide.tobytes())
         os.fsync(fd)
-        os.replace(tmp, self.folder / VALUES)
         os.close(self.fd)
-        self.fd, self.width = fd, 2
+        self.fd, self.width, self.account.sha = fd, 2, sha
         _core.frontier_set_file(self.engine, self.fd, 2)
+        self.checkpoint()
+        (self.folder / store.values_name(1)).unlink()
+
+    def _values_view(self) -> np.ndarray:
+        """g(0 .. count-1) as a read-only memory map of the values file."""
+        path = self.folder / store.values_name(self.width)
+        return np.memmap(path, dtype=f"<u{self.width}", mode="r", shape=(self.count,))
 
     # -- the engine --
-    def start(self, until: int) -> None:
-        """A new run: the head by the ordinary engine, then the mask."""
-        first = min(until, self.head)
+    def start(self, until: int, stop_at_proof: bool) -> None:
+        """A new run: the head by the ordinary engine (in steps where a period may be proven
+        on the way, so a run stops at the least heap count that proves it), then the mask."""
         began = time.monotonic()
-        values = HeapGame(self.game.name, self.game.rules, self.game.kind,
-                          self.game.code).nim_values(first, progress=False)
+        values = self._head(min(until, self.head), stop_at_proof)
         if len(values) and int(values.max()) > 65535:
             raise ValueError(f"{self.game.name}: values past 65535 are beyond the frontier mode")
         values = values.astype(np.uint16)
         self._append(values)
         _core.frontier_set_file(self.engine, self.fd, self.width)
         _core.frontier_feed(self.engine, values)
-        self._set_mask(_best_mask(self.counts, self.parity_ok)[0])
+        self._set_mask(best_mask(self.account.counts, self.space)[0])
         self.seconds += time.monotonic() - began
+        if self.watch.applies:
+            self._check_period()
+
+    def _head(self, first: int, stop_at_proof: bool) -> np.ndarray:
+        game = HeapGame(self.game.name, self.game.rules, self.game.kind, self.game.code)
+        if not (self.watch.applies and stop_at_proof):
+            return game.nim_values(first, progress=False)
+        n = min(first, 1 << 12)
+        while True:
+            values = game.nim_values(n, progress=False)
+            if n >= first or self.watch.check(values) is not None:
+                return values
+            n = min(first, max(self.watch.next, n + 1))
 
     def _set_mask(self, emask: int) -> None:
+        """Uses emask from now on: the engine's rare list and the account's rebuilt."""
+        if emask & 1 and not self.space.parity_ok:
+            raise ValueError(f"{self.folder / store.CHECKPOINT}: a mask with the parity, which "
+                             f"{self.game.name} cannot use")
         _core.frontier_set_mask(self.engine, emask)
         self.emask = emask
-        rare = _core.frontier_info(self.engine)[1]
-        self.next_check = rare + max(8, rare // 16)
+        self.account.clear_rare()
+        if self.count:
+            view = self._values_view()
+            for start in range(0, self.count, _READ):
+                self.account.add_rare(np.asarray(view[start:start + _READ]), start, emask)
+        rare = self.account.nrare
+        self.next_mask_check = rare + max(8, rare // 16)
 
-    def _maybe_new_mask(self) -> None:
-        rare = _core.frontier_info(self.engine)[1]
-        if rare < self.next_check:
+    def _maybe_new_mask(self, at_checkpoint: bool) -> None:
+        """A better mask in use once it is clearly better (a rebuild costs a pass over the
+        values), and at a checkpoint as soon as it is better at all: the statistics always
+        use the mask with the fewest rare heap sizes."""
+        rare = self.account.nrare
+        if rare < self.next_mask_check and not at_checkpoint:
             return
-        best, best_rare = _best_mask(self.counts, self.parity_ok)
-        if best != self.emask and best_rare + max(8, rare // 8) <= rare:
+        best, best_rare = best_mask(self.account.counts, self.space)
+        slack = 1 if at_checkpoint else max(8, rare // 8)
+        if best != self.emask and best_rare + slack <= rare:
             os.fsync(self.fd)
             self._set_mask(best)
         else:
-            self.next_check = rare + max(8, rare // 16)
+            self.next_mask_check = rare + max(8, rare // 16)
 
-    def extend(self, until: int, interval: float, progress: ProgressOption) -> None:
+    def _check_period(self) -> None:
+        if self.proof is None:
+            self.proof = self.watch.check(self._values_view())
+            if self.proof is not None:
+                self.dir.write_json(store.PROOF, {"code": self.game.code, **self.proof})
+                self.dir.log(self._proof_line())
+
+    def _proof_line(self) -> str:
+        assert self.proof is not None
+        return (f"{self.game.name}: period {self.proof['period']} from heap "
+                f"{self.proof['preperiod']}, proven from g(0..{self.proof['bound'] - 1})")
+
+    def extend(self, until: int, interval: float, progress: ProgressOption,
+               stop_at_proof: bool) -> None:
         out = np.empty(self.window, dtype=np.uint16)
         step = 1 << 12
         last_save = time.monotonic()
         with Progress(until - self.count, f"{self.game.name} frontier", enabled=progress,
-                      min_total=1 << 20) as bar:
-            while self.count < until:
+                      min_total=1 << 20, log_every=min(interval, 60.0),
+                      unit="heap sizes") as bar:
+            while self.count < until and not (self.proof is not None and stop_at_proof):
+                limit = min(until, self.watch.stop_at(self.count) or until)
                 began = time.monotonic()
-                made, stopped = _core.frontier_step(self.engine, out, min(step, until - self.count))
+                made, stopped = _core.frontier_step(self.engine, out,
+                                                    min(step, limit - self.count))
                 self._append(out[:made])
                 took = time.monotonic() - began
                 self.seconds += took
@@ -316,36 +313,46 @@ class _Run:
                 if stopped:
                     self.checkpoint()
                     raise KeyboardInterrupt
-                self._maybe_new_mask()
+                self._check_memory()
+                self._maybe_new_mask(False)
+                if self.watch.due(self.count):
+                    self._check_period()
                 step = max(1 << 10, min(self.window, int(step * 2 if took < 0.25 else
                                                          step // 2 if took > 1 else step)))
                 if time.monotonic() - last_save >= interval:
                     self.checkpoint()
+                    self.dir.log(f"{self.game.name}: {self.count:,} heap sizes; {bar.status()}")
                     last_save = time.monotonic()
         self.checkpoint()
 
     # -- checkpoints and statistics --
     def stats(self) -> FrontierStats:
-        info = _core.frontier_info(self.engine)
+        a, proof = self.account, self.proof or {}
         return FrontierStats(
             game=self.game.name, code=self.game.code, heap_sizes=self.count, width=self.width,
-            mask=self.emask >> 1, parity=bool(self.emask & 1), rare=int(info[1]) + 1,
-            last_rare=int(info[2]), largest=self.largest, largest_at=self.largest_at,
-            p_positions=self.p_positions, sha256=self.sha.hexdigest(),
+            mask=self.emask >> 1, parity=bool(self.emask & 1), rare=a.nrare,
+            last_rare=a.last_rare(), largest=a.largest, largest_at=a.largest_at,
+            records=len(a.records), p_positions=a.p_positions, sha256=a.sha.hexdigest(),
             seconds=round(self.seconds, 3),
             values_per_second=round(self.count / self.seconds, 1) if self.seconds else 0.0,
-            threads=self.threads)
+            threads=self.threads, period=proof.get("period"), preperiod=proof.get("preperiod"),
+            proof_bound=proof.get("bound"), proof_sha256=proof.get("sha256"),
+            theorem=proof.get("theorem"), last_exception=proof.get("last_exception"))
 
     def checkpoint(self) -> None:
         os.fsync(self.fd)
+        self._maybe_new_mask(True)
         stats = self.stats()
-        fields = {"format": FORMAT, "game": self.game.name, "code": self.game.code,
-                  "rules": None if self.game.rules is None else list(self.game.rules),
-                  "count": self.count, "width": self.width, "mask": self.emask,
-                  "sha256": stats.sha256, "seconds": self.seconds}
-        _write_atomically(self.folder / STATS, json.dumps(dataclasses.asdict(stats), indent=1))
-        _write_atomically(self.folder / CHECKPOINT, json.dumps({**fields, "seal": _seal(fields)},
-                                                               indent=1))
+        self.dir.write_json(store.STATS, stats.__dict__)
+        rare = zip(np.concatenate(self.account.rare_n or [np.zeros(0, np.int64)]).tolist(),
+                   np.concatenate(self.account.rare_g or [np.zeros(0, np.int64)]).tolist())
+        self.dir.write_csv(store.RARE, ("n", "g"), rare)
+        self.dir.write_csv(store.RECORDS, ("n", "g"), self.account.records)
+        store.write_checkpoint(self.folder, {
+            "game": self.game.name, "code": self.game.code,
+            "rules": None if self.game.rules is None else list(self.game.rules),
+            "count": self.count, "width": self.width, "mask": self.emask >> 1,
+            "parity": bool(self.emask & 1), "sha256": stats.sha256, "seconds": self.seconds})
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -359,55 +366,8 @@ def _positive(value: object, what: str) -> int:
     return int(value)
 
 
-def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike[str],
-                 threads: int | None = None, interval: float = 60.0,
-                 progress: ProgressOption = None, *, head: int = 1 << 20,
-                 window: int = 1 << 22) -> FrontierStats:
-    """Computes g(0..until-1) of a heap game into the directory checkpoint, or goes on with the
-    run already there (see the module's docstring for its files).
-
-    Parameters
-    ----------
-    game : HeapGame or str
-        Grundy's game or a take-and-break game whose moves leave at most two heaps, some two
-        ("grundy", "0.6", "4.07", ...).
-    until : int
-        Heap sizes to reach (below 2^48).
-    checkpoint : path
-        The run's directory (created when missing).
-    threads : int, optional
-        Threads for the engine (default: the CPUs this process may use); the values do not
-        depend on it.
-    interval : float
-        Seconds between checkpoints (and one at the end).
-    progress : bool, optional
-        A progress bar with the rate and the time left (default: on a terminal).
-    head, window : int
-        Heap sizes computed first by the ordinary engine and kept in memory, and recent values
-        kept in memory (the memory used is about 2 (head + 2 window) bytes plus the rare heap
-        sizes, whatever until is).
-
-    Returns
-    -------
-    FrontierStats
-
-    Raises
-    ------
-    ValueError
-        Bad arguments, a game outside the sparse space, a checkpoint of another game, or one
-        that is corrupted or whose values file does not match it (never continued silently).
-    KeyboardInterrupt
-        Ctrl-C, after a checkpoint of what was computed.
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as run:
-    ...     first = frontier_run("grundy", 3000, run, progress=False)
-    ...     again = frontier_run("grundy", 6000, run, progress=False)   # goes on from 3000
-    ...     whole = frontier_run("grundy", 6000, run + "/b", progress=False)
-    >>> again.sha256 == whole.sha256, again.heap_sizes
-    (True, 6000)
-    """
-    game = _game(game)
+def _checked(until: Any, threads: Any, interval: Any, head: Any, window: Any
+             ) -> tuple[int, int, float, int, int]:
     until = _positive(until, "until")
     if until >= 2**48:
         raise ValueError(f"until must be below 2^48, got {until}")
@@ -418,19 +378,87 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
     head, window = _positive(head, "head"), _positive(window, "window")
     if not window >= 1 << 12 or head < 256:
         raise ValueError("the window holds at least 4096 values and the head 256")
-    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not interval > 0:
+    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or \
+            not 0 < interval < float("inf"):
         raise ValueError(f"interval must be a positive number of seconds, got {interval!r}")
-    folder = Path(checkpoint)
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"{folder} is not a directory")
-    folder.mkdir(parents=True, exist_ok=True)
-    run = _Run(game, folder, threads, head, window)
+    return until, threads, float(interval), head, window
+
+
+def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike[str],
+                 threads: int | None = None, interval: float = 60.0,
+                 progress: ProgressOption = None, *, head: int = 1 << 20,
+                 window: int = 1 << 22, stop_at_proof: bool = True,
+                 fresh: bool = False) -> FrontierStats:
+    """Computes g(0..until-1) of a heap game into the directory checkpoint, or goes on with the
+    run already there (see the module's docstring for its files), proving the period of an
+    octal game as soon as the values prove it.
+
+    Parameters
+    ----------
+    game : HeapGame or str
+        Grundy's game or a take-and-break game whose moves leave at most two heaps, some two
+        ("grundy", "0.6", "officers", "4.07", ...: any name the catalogue knows).
+    until : int
+        Heap sizes to reach (below 2^48).
+    checkpoint : path
+        The run's directory (created when missing; one holding files a run does not write
+        is refused).
+    threads : int, optional
+        Threads for the engine (default: the CPUs this process may use); the values do not
+        depend on it.
+    interval : float
+        Seconds between checkpoints and progress lines (and a checkpoint at the end).
+    progress : bool, optional
+        A progress bar with the heap size, rate and time left (default: on a terminal; with
+        output to a file, a plain line every interval, at most a minute).
+    head, window : int
+        Heap sizes computed first by the ordinary engine and kept in memory, and recent values
+        kept in memory (the memory used is about 2 (head + 2 window) bytes plus the rare heap
+        sizes, whatever until is).
+    stop_at_proof : bool
+        Stop once a period is proven (default), or go on to until.
+    fresh : bool
+        Delete the run in the directory (its own files only) and start afresh.
+
+    Returns
+    -------
+    FrontierStats
+
+    Raises
+    ------
+    ValueError
+        Bad arguments, a game outside the sparse space, a directory of something else, a
+        checkpoint of another game, or one that is corrupted or whose values the rules do not
+        give (never continued silently).
+    KeyboardInterrupt
+        Ctrl-C, after a checkpoint of what was computed.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as run:
+    ...     first = frontier_run("grundy", 3000, run, progress=False)
+    ...     again = frontier_run("grundy", 6000, run, progress=False)   # goes on from 3000
+    ...     whole = frontier_run("grundy", 6000, run + "/b", progress=False)
+    ...     proof = frontier_run("0.16", 2**20, run + "/c", progress=False)
+    >>> again.sha256 == whole.sha256, again.heap_sizes, proof.period, proof.preperiod
+    (True, 6000, 149459, 105351)
+    """
+    game = _game(game)
+    until, threads, interval, head, window = _checked(until, threads, interval, head, window)
+    directory = RunDirectory(checkpoint, "frontier", _OWN)
+    directory.claim(fresh, state=store.CHECKPOINT)
+    directory.record_session({"game": game.name, "code": game.code, "until": until,
+                              "threads": threads, "head": head, "window": window,
+                              "stop_at_proof": stop_at_proof})
+    run = _Run(game, directory, threads, head, window)
     try:
         run.open()
         if run.count == 0:
-            run.start(until)
-        run.extend(until, float(interval), progress)
-        return run.stats()
+            run.start(until, stop_at_proof)
+        run.extend(until, interval, progress, stop_at_proof)
+        stats = run.stats()
+        directory.log(f"{game.name}: done, {stats.heap_sizes:,} heap sizes"
+                      + ("" if stats.period is None else "; " + run._proof_line()))
+        return stats
     finally:
         run.close()
 
@@ -453,11 +481,8 @@ def frontier_stats(checkpoint: str | os.PathLike[str]) -> FrontierStats:
     ...     frontier_stats(run).largest_at
     1882
     """
-    path = Path(checkpoint) / STATS
-    try:
-        return FrontierStats(**json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError) as exc:
-        raise ValueError(f"{path}: no readable frontier statistics ({exc})") from None
+    path = Path(checkpoint) / store.STATS
+    return FrontierStats.from_json(read_json(path, "frontier statistics"), str(path))
 
 
 def frontier_values(checkpoint: str | os.PathLike[str], start: int = 0,
@@ -483,14 +508,14 @@ def frontier_values(checkpoint: str | os.PathLike[str], start: int = 0,
     [3, 4, 0, 3, 4]
     """
     folder = Path(checkpoint)
-    data = _read_checkpoint(folder)
+    data = store.read_checkpoint(folder)
     if data is None:
         raise ValueError(f"{folder}: no frontier checkpoint")
-    count = int(data["count"])
+    count, width = data["count"], data["width"]
     stop = count if stop is None else stop
     if not 0 <= start <= stop <= count:
         raise ValueError(f"the run holds g(0..{count - 1}); asked for {start}..{stop}")
     if stop == start:
-        return np.zeros(0, dtype=f"<u{data['width']}")
-    return np.memmap(folder / VALUES, dtype=f"<u{data['width']}", mode="r", offset=0,
-                     shape=(count,))[start:stop]
+        return np.zeros(0, dtype=f"<u{width}")
+    return np.memmap(folder / store.values_name(width), dtype=f"<u{width}", mode="r",
+                     offset=0, shape=(count,))[start:stop]

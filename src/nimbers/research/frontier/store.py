@@ -1,0 +1,190 @@
+"""What a frontier run keeps on disk, and the checks that nothing there is believed unchecked.
+
+- the values file: g(0), g(1), ... at ``width`` bytes each, little endian, named by its width
+  (``values.bin`` for 1 byte, ``values16.bin`` for 2), so that widening writes a new file
+  and switches the checkpoint to it: at every instant the checkpoint names a file holding
+  its values;
+- ``checkpoint.json``: the game (code and digits), how many values are final, their width
+  and file, the mask and the SHA-256 of those values, sealed by a SHA-256 of its own, every
+  field checked for its type and range when read (a hand-edited or crafted one is refused
+  in one line, never continued);
+- on resume the head of the values is re-derived from the rules by the ordinary engine and a
+  sample of later heap sizes by the mex of their options (as ``--resume`` of saved heaps
+  does): a file whose values were edited and resealed is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from ...files import write_atomically
+from ...games.heap import HeapGame
+from ..rundir import read_json
+
+__all__ = ["FORMAT", "CHECKPOINT", "STATS", "PROOF", "VALUES", "values_name", "seal",
+           "read_checkpoint", "write_checkpoint", "check_values"]
+
+FORMAT = "nimbers-frontier/2"
+CHECKPOINT, STATS, PROOF = "checkpoint.json", "stats.json", "proof.json"
+VALUES = {1: "values.bin", 2: "values16.bin"}
+RARE, RECORDS = "rare.csv", "records.csv"
+MAX_COUNT = 2**48
+#: heap sizes re-derived on resume: the first HEAD by the ordinary engine, then SAMPLE
+#: heap sizes by the mex of their options, within WORK element operations
+HEAD, SAMPLE, WORK = 1 << 16, 12, 1 << 27
+
+
+def values_name(width: int) -> str:
+    """The values file of a width (1 or 2 bytes a value)."""
+    return VALUES[width]
+
+
+def seal(fields: dict[str, Any]) -> str:
+    """The SHA-256 that seals a checkpoint's fields (it finds damage, not a forger: the
+    re-derivation on resume does that)."""
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+_TYPES: dict[str, Any] = {"format": str, "game": str, "code": str, "count": int, "width": int,
+                          "mask": int, "parity": bool, "sha256": str, "seconds": (int, float)}
+
+
+def _field_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong with a checkpoint's fields, or None."""
+    for key, kind in _TYPES.items():
+        if key not in data:
+            return f"it has no {key!r}"
+        value = data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            return f"its {key!r} is not a{'n int' if kind is int else ' ' + str(kind)}"
+    rules = data.get("rules")
+    if rules is not None and not (isinstance(rules, list) and len(rules) <= 64 and
+                                  all(type(d) is int and 0 <= d < 16 for d in rules)):
+        return "its 'rules' are not a list of digits"
+    if not 0 <= data["count"] < MAX_COUNT:
+        return f"its count {data['count']} is out of range"
+    if data["width"] not in VALUES:
+        return f"its width {data['width']} is not 1 or 2"
+    if not 0 <= data["mask"] < 1 << 16:
+        return f"its mask {data['mask']} is out of range"
+    if len(data["sha256"]) != 64 or any(c not in "0123456789abcdef" for c in data["sha256"]):
+        return "its sha256 is not a SHA-256"
+    if not 0 <= data["seconds"] < 1e12:
+        return "its seconds are out of range"
+    return None
+
+
+def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """A checkpoint of format 1 (the mask and the parity in one number) in format 2's fields."""
+    if data.get("format") == "nimbers-frontier/1" and isinstance(data.get("mask"), int):
+        data = {**data, "format": FORMAT, "mask": data["mask"] >> 1,
+                "parity": bool(data["mask"] & 1)}
+    return data
+
+
+def read_checkpoint(folder: Path) -> dict[str, Any] | None:
+    """The checkpoint of the run in folder, checked field by field; None when there is none.
+
+    Raises
+    ------
+    ValueError
+        Unreadable, of another format, corrupted (the seal), or a field of the wrong type or
+        out of range: one line naming the file and the field.
+    """
+    path = folder / CHECKPOINT
+    if not path.exists():
+        return None
+    data = read_json(path, "frontier checkpoint")
+    if not isinstance(data, dict) or "seal" not in data:
+        raise ValueError(f"{path}: not a readable frontier checkpoint")
+    given = data.pop("seal")
+    if data.get("format") not in (FORMAT, "nimbers-frontier/1"):
+        raise ValueError(f"{path}: not a {FORMAT} checkpoint")
+    if given != seal(data):
+        raise ValueError(f"{path}: the checkpoint is corrupted (its seal does not match)")
+    data = _upgraded(data)
+    problem = _field_problem(data)
+    if problem is not None:
+        raise ValueError(f"{path}: not a valid frontier checkpoint: {problem}")
+    return data
+
+
+def write_checkpoint(folder: Path, fields: dict[str, Any]) -> None:
+    """Writes the checkpoint atomically, sealed."""
+    fields = {"format": FORMAT, **fields}
+    write_atomically(folder / CHECKPOINT, json.dumps({**fields, "seal": seal(fields)},
+                                                     indent=1))
+
+
+# ---- re-deriving values from the rules ------------------------------------------------------
+
+def _mex(options: np.ndarray) -> int:
+    seen = np.zeros(len(options) + 2, dtype=bool)
+    small = options[options < len(seen)]
+    seen[small] = True
+    return int(np.argmin(seen))
+
+
+def value_from_options(g: np.ndarray, n: int, rules: Sequence[int] | None) -> int:
+    """g(n) by the mex of its options, from the values g(0..n-1) (rules: the digit list of a
+    take-and-break code, None for Grundy's game).  O(n) array work: the independent check
+    of a stored value.
+
+    >>> g = np.array([0, 0, 0, 1, 0, 2, 1, 0, 2, 1])            # Grundy's game
+    >>> value_from_options(g, 9, None), value_from_options(g, 5, None)
+    (1, 2)
+    """
+    g = g[:n].astype(np.int64)
+    parts: list[np.ndarray] = []
+    if rules is None:
+        a = np.arange(1, (n + 1) // 2)
+        parts.append(g[a] ^ g[n - a])
+    else:
+        for k, d in enumerate(rules):
+            if d & 1 and n == k >= 1:
+                parts.append(np.zeros(1, dtype=np.int64))
+            if d & 2 and n > k >= 1:
+                parts.append(g[n - k:n - k + 1])
+            if d & 4 and n - k >= 2:
+                a = np.arange(1, (n - k) // 2 + 1)
+                parts.append(g[a] ^ g[n - k - a])
+    return _mex(np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+
+
+def check_values(game: HeapGame, values: np.ndarray, path: Path) -> None:
+    """Re-derives the head of values (the ordinary engine) and a random sample of later heap
+    sizes (the mex of their options, always the last one within the work cap): a file whose
+    values were edited, resealed, zero-extended or relabelled is refused.
+
+    Raises
+    ------
+    ValueError
+        A value that the rules do not give, naming the heap size.
+    """
+    count = len(values)
+    head = min(count, HEAD)
+    fresh = HeapGame(game.name, game.rules, game.kind, game.code).nim_values(head, progress=False)
+    wrong = np.flatnonzero(fresh != values[:head])
+    if len(wrong):
+        n = int(wrong[0])
+        raise ValueError(f"{path}: g({n}) is {int(values[n])} there, but the rules of "
+                         f"{game.name} give {int(fresh[n])}: not this game's values")
+    sample = [count - 1] if count > head else []
+    rng = random.Random(os.urandom(16))
+    sample += [rng.randrange(head, count) for _ in range(SAMPLE) if count > head]
+    budget = WORK
+    for n in sample:
+        if n > budget:
+            continue
+        budget -= n
+        expected = value_from_options(values, n, game.rules)
+        if expected != int(values[n]):
+            raise ValueError(f"{path}: g({n}) is {int(values[n])} there, but its options give "
+                             f"{expected}: the values were changed")

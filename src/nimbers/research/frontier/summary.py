@@ -1,0 +1,120 @@
+"""What a frontier run found, in the terms of T. Czajka's and A. Flammenkamp's tables (the
+conventions of :mod:`nimbers.games.heap.stats`), and its proof of a period when it has one."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ...games.heap.stats import mask_name
+
+__all__ = ["FrontierStats"]
+
+
+@dataclasses.dataclass(frozen=True)
+class FrontierStats:
+    """The statistics of a frontier run, the same fields in ``stats.json``, ``--json`` and
+    the census.
+
+    heap_sizes: values known, g(0..heap_sizes-1); mask and parity: the sparse space's mask
+    (over every bit of the values; with the heap size's parity, T. Czajka's "m+pos"); rare:
+    the rare heap sizes (heap 0 counted as the tables count it); last_rare: the largest;
+    largest and largest_at: the largest value and the first heap size having it; records: how
+    many times a new largest value appeared; p_positions: heap sizes of value 0; sha256: of
+    the values file's first heap_sizes values (width bytes each), so two runs compare by one
+    line.  period, preperiod, proof_bound, proof_sha256, theorem: the period once proven (by
+    g(0..proof_bound-1), whose SHA-256 is proof_sha256), else None.
+    """
+
+    game: str
+    code: str
+    heap_sizes: int
+    width: int
+    mask: int
+    parity: bool
+    rare: int
+    last_rare: int
+    largest: int
+    largest_at: int
+    records: int
+    p_positions: int
+    sha256: str
+    seconds: float
+    values_per_second: float
+    threads: int
+    period: int | None = None
+    preperiod: int | None = None
+    proof_bound: int | None = None
+    proof_sha256: str | None = None
+    theorem: str | None = None
+    last_exception: dict[str, int] | None = None
+
+    @property
+    def mask_name(self) -> str:
+        """The mask as the tables write it ("fe", "1ee", "1+pos")."""
+        return mask_name(self.mask << 1 | self.parity)
+
+    @property
+    def proven(self) -> bool:
+        """Whether the run proved a period."""
+        return self.period is not None
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> FrontierStats:
+        """The statistics from their JSON fields, checked for their names and types.
+
+        Raises
+        ------
+        ValueError
+            Missing or unknown fields, or fields of the wrong type.
+        """
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        if not isinstance(data, dict) or set(data) - set(fields) or \
+                any(f.default is dataclasses.MISSING and n not in data
+                    for n, f in fields.items()):
+            raise ValueError(f"{where}: not the statistics of a frontier run")
+        for name in ("heap_sizes", "width", "mask", "rare", "last_rare", "largest",
+                     "largest_at", "records", "p_positions", "threads"):
+            if type(data[name]) is not int:
+                raise ValueError(f"{where}: its {name!r} is not an int")
+        return cls(**data)
+
+    def summary(self) -> str:
+        """The statistics as lines of text (what ``nimbers heap --frontier`` prints).
+
+        Returns
+        -------
+        str
+
+        >>> import tempfile
+        >>> from nimbers.research.frontier import frontier_run
+        >>> with tempfile.TemporaryDirectory() as run:
+        ...     print(frontier_run("0.6", 3000, run, progress=False).summary().splitlines()[2])
+        rare mask 6e: 600 rare heap sizes (heap 0 counted), the last at 2995
+        """
+        threads = f"{self.threads} thread{'s' if self.threads != 1 else ''}"
+        lines = [
+            f"{self.game}: g(0..{self.heap_sizes - 1}) "
+            f"(2^{np.log2(self.heap_sizes):.2f} heap sizes)",
+            f"largest value {self.largest}, first at {self.largest_at} "
+            f"({self.records} records: see records.csv)",
+            f"rare mask {self.mask_name}: {self.rare} rare heap sizes (heap 0 counted), the "
+            f"last at {self.last_rare}",
+            f"P-positions (value 0): {self.p_positions}",
+            f"{self.values_per_second:,.0f} values/s over {self.seconds:.1f} s on {threads}",
+            f"SHA-256 of the values ({self.width} byte{'s' if self.width > 1 else ''} each, "
+            f"little endian): {self.sha256}"]
+        if self.period is not None:
+            lines.append(self._proof_line())
+        return "\n".join(lines)
+
+    def _proof_line(self) -> str:
+        text = (f"period {self.period} from heap {self.preperiod}, proven by {self.theorem} "
+                f"from g(0..{(self.proof_bound or 0) - 1}) (SHA-256 {self.proof_sha256})")
+        last = self.last_exception
+        if last:
+            text += (f"; the last exception is at n = {last['n']}: g = {last['g']}, "
+                     f"g(n + {self.period}) = {last['g_plus_period']}")
+        return text

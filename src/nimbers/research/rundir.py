@@ -1,0 +1,187 @@
+"""The run directory: one folder per long computation, shared by the frontier runs and the
+census, and laid out the same way whatever wrote it.
+
+- ``manifest.json``: what was run -- the tool, the game or codes, the parameters, the nimbers
+  version and each session that worked on it (started, until, threads, machine);
+- ``progress.log``: a plain line every interval (heap size, rate, time left), appended
+  whether or not anyone watches, so ``tail -f`` follows a run left for days;
+- the tool's own state (checkpoints, values, tables) and results (JSON with one spelling of
+  every field, CSV lists), each written atomically by :mod:`nimbers.files`.
+
+A directory holding anything the tool did not write is refused, unless the caller asks to
+start afresh (then only the tool's own files are deleted): a run never silently overwrites a
+copy from elsewhere or a half-restored backup.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as d:
+...     run = RunDirectory(d, "frontier", {"values.bin", "checkpoint.json"})
+...     run.claim(fresh=False)
+...     run.record_session({"game": "grundy", "until": 4096})
+...     run.log("grundy: 4,096 heap sizes")
+...     sorted(p.name for p in run.folder.iterdir())
+['manifest.json', 'progress.log']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import platform
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .._version import __version__
+from ..files import read_capped, write_atomically
+
+__all__ = ["RunDirectory", "MANIFEST", "PROGRESS_LOG", "read_json"]
+
+MANIFEST, PROGRESS_LOG = "manifest.json", "progress.log"
+#: Every file a run directory keeps besides the tool's own (temporary files of an
+#: interrupted atomic write included).
+COMMON = frozenset({MANIFEST, PROGRESS_LOG})
+_JSON_CAP = 64 << 20  # bytes: a manifest, checkpoint or result is far smaller
+_JSON_DEPTH = 32
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets and braces outside strings (a hostile file of
+    100,000 brackets would make json.loads recurse past Python's limit)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped = not escaped and ch == "\\"
+            if ch == '"' and not escaped:
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def read_json(path: str | os.PathLike[str], what: str) -> Any:
+    """A JSON file of a run directory, read within a size and a nesting cap.
+
+    Raises
+    ------
+    ValueError
+        Too large, too deep, not UTF-8 or not JSON: one line naming the file and what.
+    """
+    try:
+        text = read_capped(path, _JSON_CAP, what)
+    except OSError as exc:
+        raise ValueError(f"{os.fspath(path)}: cannot read the {what} ({exc.strerror})") from None
+    if _depth(text) > _JSON_DEPTH:
+        raise ValueError(f"{os.fspath(path)}: not a readable {what} (nested deeper than "
+                         f"{_JSON_DEPTH})")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise ValueError(f"{os.fspath(path)}: not a readable {what}") from None
+
+
+class RunDirectory:
+    """The folder of one run of a tool ("frontier", "census"); own: the names of the files
+    the tool writes there (besides the manifest and the progress log)."""
+
+    def __init__(self, folder: str | os.PathLike[str], tool: str, own: Iterable[str]) -> None:
+        if not os.fspath(folder).strip():
+            raise ValueError("a run needs a directory name, not an empty one")
+        self.folder = Path(folder)
+        self.tool = tool
+        self.own = frozenset(own) | COMMON
+
+    def _ours(self, name: str) -> bool:
+        """One of the tool's files, or the temporary file of an interrupted atomic write of
+        one (``.NAME.PID.tmp``, or ``NAME.tmp`` as older versions wrote them)."""
+        if name.endswith(".tmp"):
+            name = name[1:].rsplit(".", 2)[0] if name.startswith(".") else name[:-4]
+        return name in self.own
+
+    def claim(self, fresh: bool, state: str | None = None) -> None:
+        """Makes the folder this run's: created when missing; refused when it holds a file
+        the tool did not write, or the tool's files without its state file (state: the file
+        that says a run is there, e.g. checkpoint.json).  fresh: delete the tool's own files
+        first (files of others are never deleted).
+
+        Raises
+        ------
+        ValueError
+            Not a directory, or not this tool's.
+        """
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ValueError(f"{self.folder} is not a directory")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        names = sorted(p.name for p in self.folder.iterdir())
+        foreign = [n for n in names if not self._ours(n)]
+        if foreign:
+            raise ValueError(f"{self.folder} holds {foreign[0]!r}, which a {self.tool} run "
+                             "does not write: use an empty or new directory")
+        if fresh:
+            for name in names:
+                path = self.folder / name
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+            return
+        if state is not None and names and state not in names and \
+                any(n not in COMMON and not n.endswith(".tmp") for n in names):
+            raise ValueError(f"{self.folder} holds {self.tool} files but no {state}: not a run "
+                             "this command can go on with (--fresh deletes them and starts "
+                             "afresh)")
+
+    # -- the manifest and the log --
+    def manifest(self) -> dict[str, Any] | None:
+        """The manifest, or None when there is none yet."""
+        path = self.folder / MANIFEST
+        if not path.exists():
+            return None
+        data = read_json(path, "run manifest")
+        if not isinstance(data, dict) or data.get("tool") != self.tool:
+            raise ValueError(f"{path}: not the manifest of a {self.tool} run")
+        return data
+
+    def record_session(self, parameters: dict[str, Any]) -> None:
+        """Adds this session (its parameters, the version, the machine, the time) to the
+        manifest, creating it on the first."""
+        data = self.manifest() or {"format": "nimbers-run/1", "tool": self.tool,
+                                   "created": _now(), "sessions": []}
+        sessions = data.get("sessions")
+        if not isinstance(sessions, list):
+            sessions = []
+        sessions.append({"started": _now(), "nimbers": __version__,
+                         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+                         "cpus": os.cpu_count(), **parameters})
+        data["sessions"] = sessions[-1000:]
+        self.write_json(MANIFEST, data)
+
+    def log(self, line: str) -> None:
+        """Appends a timestamped line to progress.log (append-only: a kill loses at most the
+        line being written)."""
+        with open(self.folder / PROGRESS_LOG, "a", encoding="utf-8") as f:
+            f.write(f"{_now()} {line}\n")
+
+    # -- results --
+    def write_json(self, name: str, data: Any) -> None:
+        """name (a file of the run) holds data as indented JSON, replaced atomically."""
+        write_atomically(self.folder / name, json.dumps(data, indent=1) + "\n")
+
+    def write_csv(self, name: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+                  ) -> None:
+        """name holds a CSV table (a header line, then the rows), replaced atomically."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        write_atomically(self.folder / name, out.getvalue())
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
