@@ -33,10 +33,11 @@ from nimbers.research.export import compare_table, export_table
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of root and every process below it (from /proc)."""
+def _tree(root: int) -> dict[int, tuple[int, float]]:
+    """{pid: (resident bytes, CPU seconds)} of root and every process below it (/proc)."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
+    usage: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -46,28 +47,39 @@ def _tree_rss(root: int) -> int:
             continue
         pid = int(entry)
         children.setdefault(int(stat[1]), []).append(pid)
-        rss[pid] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
-    total, todo = 0, [root]
+        usage[pid] = (int(stat[21]) * os.sysconf("SC_PAGE_SIZE"),
+                      (int(stat[11]) + int(stat[12])) / tick)
+    found, todo = {}, [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        if pid in usage:
+            found[pid] = usage[pid]
         todo += children.get(pid, [])
-    return total
+    return found
 
 
-class PeakMemory:
-    """The peak resident memory of this process and its children, sampled every 0.2 s."""
+class TreeUsage:
+    """The peak resident memory of this process and its children together, and the CPU
+    seconds they used (sampled every 0.2 s: the load of other work does not count)."""
 
     def __init__(self) -> None:
         self.peak = 0
+        self.cpu: dict[int, float] = {}
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._sample, daemon=True)
 
     def _sample(self) -> None:
         while not self.done.wait(0.2):
-            self.peak = max(self.peak, _tree_rss(os.getpid()))
+            tree = _tree(os.getpid())
+            self.peak = max(self.peak, sum(rss for rss, _cpu in tree.values()))
+            for pid, (_rss, cpu) in tree.items():
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), cpu)
 
-    def __enter__(self) -> PeakMemory:
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(self.cpu.values())
+
+    def __enter__(self) -> TreeUsage:
         self.thread.start()
         return self
 
@@ -90,14 +102,15 @@ def main() -> None:
         out = args.out or os.path.join(scratch, "census")
         load = os.getloadavg()
         began = time.monotonic()
-        with PeakMemory() as memory:
+        with TreeUsage() as usage:
             rows = census(args.digits, out=out, until=until, workers=args.workers,
                           progress=True)
         ran = time.monotonic() - began
         print(f"cores: {len(os.sched_getaffinity(0))}; load average before {load[0]:.1f}, "
               f"after {os.getloadavg()[0]:.1f}; census of {args.digits}-digit codes to "
               f"{args.until}: {ran:.0f} s wall, {len(rows)} classes (Czajka: 174 for 3 digits), "
-              f"peak memory of the census and its pool {memory.peak / 2**20:.0f} MiB")
+              f"{usage.cpu_seconds:.0f} CPU s; peak memory of the census and its pool "
+              f"{usage.peak / 2**20:.0f} MiB")
         csv = export_table(read_rows(out), "csv").encode()
         print(f"SHA-256 of the CSV export: {hashlib.sha256(csv).hexdigest()}")
         if args.verify:

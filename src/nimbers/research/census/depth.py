@@ -23,7 +23,7 @@ so a proven code's row is the same whichever depth found it.
 >>> (seq.period, seq.preperiod, seq.reached, seq.engine)
 (12, 71, 168, 'memory')
 >>> summary(seq)["largest"], summary(seq)["rare_mask"]
-(9, None)
+(8, 'f')
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ CHECKPOINTS_FROM = 12
 FIRST_VALUES = 32
 #: values per piece when a long sequence is read (bounded memory)
 _PIECE = 1 << 20
+#: heap sizes a frontier run computes first in memory (the frontier engine's default)
+FRONTIER_HEAD = 1 << 20
 #: seconds between the frontier engine's checkpoints
 FRONTIER_INTERVAL = 30.0
 
@@ -192,7 +194,7 @@ def _frontier_options() -> dict[str, Any]:
 
 def _on_frontier(code: str, rules: tuple[int, ...], depth: int, folder: str) -> Sequence:
     stats = frontier_run(code, depth, folder, threads=1, interval=FRONTIER_INTERVAL,
-                         progress=False, **_frontier_options())
+                         progress=False, head=FRONTIER_HEAD, **_frontier_options())
     n = min(depth, int(stats.heap_sizes))
     g = frontier_values(folder, 0, n)
     return _prove(code, g, n, rules, "frontier")

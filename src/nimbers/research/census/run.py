@@ -257,6 +257,7 @@ class _Schedule:
         todo = [item for item in state if self._open(item, level)]
         if not todo:
             return state
+        todo.sort(key=lambda item: -len(item[0]))  # the largest classes first: a shorter tail
         kept = [item for item in state if not self._open(item, level)]
         last = level == self.until
         futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
@@ -273,6 +274,7 @@ class _Schedule:
     def _as_done(self, futures: list[Any], stage: str, state: list[Any]) -> Any:
         """The futures as they finish, with a progress line every interval meanwhile."""
         waiting = set(futures)
+        began = time.monotonic()
         try:
             while waiting:
                 finished, waiting = cf.wait(waiting, timeout=_POLL,
@@ -280,8 +282,10 @@ class _Schedule:
                 yield from finished
                 self.alive()
                 if self.log.due():
-                    self.log.say(f"{stage}: {len(futures) - len(waiting)} of {len(futures)} "
-                                 f"tasks done; {self._counts(state)}")
+                    done = len(futures) - len(waiting)
+                    rate = 60 * done / max(time.monotonic() - began, 1e-9)
+                    self.log.say(f"{stage}: {done} of {len(futures)} tasks done ({rate:.1f} a "
+                                 f"minute); before it, {self._counts(state)}")
         except BaseException:
             for future in waiting:
                 future.cancel()
