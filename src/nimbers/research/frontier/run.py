@@ -43,7 +43,8 @@ from ..._limits import check_bytes
 from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
-from ...games.heap.stats import best_mask, extended_counts, rare_mask_of, sparse_space
+from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of,
+                                 sparse_space)
 from ..rundir import RunDirectory, read_json
 from . import store
 from .proof import PeriodWatch
@@ -80,7 +81,7 @@ class _Values:
     """The running account of the values: checksum, largest, records, P-positions, the
     counts behind the mask and the rare heap sizes under the mask in use."""
 
-    def __init__(self, space: Any) -> None:
+    def __init__(self, space: SparseSpace) -> None:
         self.space = space
         self.sha = hashlib.sha256()
         self.largest, self.largest_at, self.p_positions = 0, 0, 0
@@ -97,9 +98,10 @@ class _Values:
         self.sha.update(values.astype(f"<u{width}", copy=False).tobytes())
         top = int(values.max())
         if top > self.largest or start == 0:
-            running = np.maximum.accumulate(values)
             floor = -1 if start == 0 else self.largest
-            new = np.flatnonzero((running > np.concatenate(([floor], running[:-1]))))
+            running = np.maximum.accumulate(values.astype(np.int64))
+            before = np.maximum(np.concatenate(([floor], running[:-1])), floor)
+            new = np.flatnonzero(running > before)
             self.records += [(start + int(i), int(values[i])) for i in new]
             self.largest, self.largest_at = top, start + int(np.argmax(values))
         self.p_positions += int(np.count_nonzero(values == 0))
@@ -132,7 +134,9 @@ class _Run:
                  window: int) -> None:
         self.game, self.dir, self.folder = game, directory, directory.folder
         self.threads, self.head, self.window = threads, head, window
-        self.space = sparse_space(game.rules)
+        space = sparse_space(game.rules)
+        assert space is not None  # _game refused the rest
+        self.space = space
         self.engine = _core.frontier_new(game.rules, threads, head, window)
         self.count, self.width, self.emask = 0, 1, 0
         self.account = _Values(self.space)
