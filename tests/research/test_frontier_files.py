@@ -230,3 +230,18 @@ def test_a_run_to_a_file_writes_progress_lines(tmp_path: Path) -> None:
     assert "/s, about" in lines[0]
     log = (tmp_path / "run" / "progress.log").read_text().splitlines()
     assert any("heap sizes" in line for line in log)
+
+
+@pytest.mark.parametrize("name", [*__import__("nimbers.games.catalogue", fromlist=["names"])
+                                  .names("heap"), "S(1,3,4)", "0.3F", "4.07", "0.4"])
+def test_every_heap_game_of_the_catalogue_runs_or_is_refused_saying_why(
+        tmp_path: Path, name: str) -> None:
+    from nimbers.games.catalogue import heap_game
+    try:
+        stats = frontier_run(name, 3000, tmp_path, threads=1, **ENGINE)
+    except ValueError as exc:
+        assert "sparse space" in str(exc) or "three heaps" in str(exc)
+        assert any(d & 4 for d in heap_game(name).rules or (4,)) is False or \
+            any(d & 8 for d in heap_game(name).rules or ())
+    else:
+        assert stats.sha256 == sha(heap_game(name).nim_values(3000))
