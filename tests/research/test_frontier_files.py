@@ -245,3 +245,19 @@ def test_every_heap_game_of_the_catalogue_runs_or_is_refused_saying_why(
             any(d & 8 for d in heap_game(name).rules or ())
     else:
         assert stats.sha256 == sha(heap_game(name).nim_values(3000))
+
+
+def test_grundys_rare_values_are_flammenkamps(tmp_path: Path) -> None:
+    """A. Flammenkamp's list of sparse values of Grundy's game (mask 0111...1), every entry
+    below 232, against the frontier run's rare.csv (and the kept 2^32 run's, when there)."""
+    from conftest import DATA
+    published = [tuple(map(int, line.split())) for line in
+                 (DATA / "flammenkamp_grundy_sparse.txt").read_text().splitlines()
+                 if line and not line.startswith("#")]
+    frontier_run("grundy", 1 << 16, tmp_path, threads=1, **ENGINE)
+    kept = [tmp_path / "rare.csv", Path(__file__).resolve().parents[2] / "results" / "grundy"
+            / "rare.csv"]
+    for path in [p for p in kept if p.exists()]:
+        with open(path) as f:
+            rare = [(int(n), int(g)) for n, g in list(csv.reader(f))[1:]]
+        assert [r for r in rare if r[0] <= 231] == published
