@@ -302,9 +302,9 @@ class _Run:
         out = np.empty(self.window, dtype=np.uint16)
         step = 1 << 12
         last_save = time.monotonic()
-        with Progress(until - self.count, f"{self.game.name} frontier", enabled=progress,
-                      min_total=1 << 20, log_every=min(interval, 60.0),
-                      unit="heap sizes") as bar:
+        with Progress(until, f"{self.game.name} frontier", enabled=progress,
+                      min_total=1 << 20, log_every=min(interval, 60.0), unit="heap sizes",
+                      start=self.count) as bar:
             while self.count < until and not (self.proof is not None and stop_at_proof):
                 limit = min(until, self.watch.stop_at(self.count) or until)
                 began = time.monotonic()
@@ -325,7 +325,7 @@ class _Run:
                                                          step // 2 if took > 1 else step)))
                 if time.monotonic() - last_save >= interval:
                     self.checkpoint()
-                    self.dir.log(f"{self.game.name}: {self.count:,} heap sizes; {bar.status()}")
+                    self.dir.log(f"{self.game.name}: {bar.status()}")
                     last_save = time.monotonic()
         self.checkpoint()
 
