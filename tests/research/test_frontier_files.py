@@ -198,6 +198,18 @@ def test_foreign_directories_are_refused_unless_fresh(tmp_path: Path) -> None:
     assert (other / "notes.txt").read_text() == "mine"
 
 
+def test_a_run_stopped_before_its_first_checkpoint_starts_again(tmp_path: Path) -> None:
+    """Its manifest says the directory is a frontier run's: the values without a checkpoint
+    (killed while the head was computed) are dropped, and the run starts again."""
+    frontier_run("grundy", 3000, tmp_path, threads=1, **ENGINE)
+    (tmp_path / "checkpoint.json").unlink()
+    stats = frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE)
+    assert stats.sha256 == sha(heap_game_from_code("grundy").nim_values(4000))
+    (tmp_path / "manifest.json").write_text('{"tool": "census"}')
+    with pytest.raises(ValueError, match="not the manifest of a frontier run"):
+        frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE)
+
+
 def test_a_failed_write_names_the_file_and_leaves_no_temporary(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def full(fd: int) -> None:
