@@ -63,12 +63,12 @@ class Progress:
 
     def __init__(self, total: int, desc: str, enabled: ProgressOption = None,
                  stream: TextIO | None = None, min_total: int = 1, *,
-                 log_every: float | None = None, unit: str = "") -> None:
+                 log_every: float | None = None, unit: str = "", start: int = 0) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = max(total, 1)
         self.desc = desc
         self.unit = unit
-        self.done = 0
+        self.done = self._start = start  # work done before (a resumed run): not in the rate
         self._began = time.monotonic()
         self._last = 0.0
         self._external: Any = None
@@ -91,6 +91,8 @@ class Progress:
             self._external = enabled(total=total, desc=desc)
             enabled = True
         self.enabled = bool(enabled)
+        if self._external is not None and start:
+            self._external.update(start)
 
     def __enter__(self) -> Progress:
         return self
@@ -116,7 +118,7 @@ class Progress:
         """How far the work is, its rate and the time left, in words: "1,048,576 of
         4,194,304 heap sizes (25.0%), 812,345/s, about 4 s left"."""
         took = time.monotonic() - self._began
-        rate = self.done / took if took > 0 else 0.0
+        rate = (self.done - self._start) / took if took > 0 else 0.0
         unit = f" {self.unit}" if self.unit else ""
         text = f"{self.done:,} of {self.total:,}{unit} ({min(self.done / self.total, 1) * 100:.1f}%)"
         if rate > 0:

@@ -270,7 +270,9 @@ def test_cli_quotient(capsys):
     assert main(["heap", "0.75", "--quotient", "8", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["order"] == 8 and data["p_words"] == ["a", "b²"]
-    assert main(["heap", "0.75", "--quotient", "-1"]) == 2
+    with pytest.raises(SystemExit) as stop:  # refused while the arguments are read
+        main(["heap", "0.75", "--quotient", "-1"])
+    assert stop.value.code == 2 and "must be non-negative" in capsys.readouterr().err
 
 
 def test_tampered_but_well_formed_quotient_is_not_used(tmp_path):

@@ -363,8 +363,10 @@ def test_ipv6_loopback():
 
 def test_serve_refuses_a_bad_port(capsys):
     from nimbers.cli import main
-    assert main(["serve", "--port", "70000"]) == 2
-    assert "--port must be between 0 and 65535" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused while the arguments are read
+        main(["serve", "--port", "70000"])
+    assert stop.value.code == 2
+    assert "--port: at most 65535, got 70000" in capsys.readouterr().err
 
 
 @pytest.mark.usefixtures("python_sigint")

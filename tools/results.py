@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Rebuilds and re-checks the results folder (results/): frontier runs of heap games, each a
+row below, computed into a work directory (resumable: run the same command again after a
+stop) and copied into results/NAME/ without the values files (statistics, proof, rare and
+record lists, manifest, picture), with results/README.md's table regenerated.
+
+    python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
+    python tools/results.py check [--only NAME ...]
+
+``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
+temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
+lines with the folder's (exit status 1 naming the first row that differs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from nimbers.research.frontier import FrontierStats, frontier_run, frontier_stats
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results"
+COPIED = ("stats.json", "proof.json", "rare.csv", "records.csv", "manifest.json")
+
+#: (folder name, game, heap sizes to reach, what the row is for)
+ROWS = [
+    ("grundy", "grundy", 2**32, "Grundy's game to 2^32 (A. Flammenkamp: 2^35, 1287 rare)"),
+    ("officers", "0.6", 2**30, "Officers to 2^30 (J. P. Grossman: about 2^47)"),
+    ("0.16", "0.16", 2**20, "solved (Gangolli and Plambeck 1989): the proof re-made"),
+    ("0.56", "0.56", 2**20, "solved (Gangolli and Plambeck 1989): the last exception shown"),
+    ("0.127", "0.127", 2**20, "solved (A. Flammenkamp): the position-parity mask 1+pos"),
+    ("0.376", "0.376", 2**23, "solved (A. Flammenkamp 2002) in frontier mode"),
+    ("0.354", "0.354", 2**25, "solved (A. Flammenkamp 2002) in frontier mode"),
+]
+
+
+def _rows(only: list[str] | None) -> list[tuple[str, str, int, str]]:
+    rows = [r for r in ROWS if not only or r[0] in only]
+    if only and len(rows) != len(set(only)):
+        raise SystemExit(f"unknown rows: {sorted(set(only) - {r[0] for r in rows})}")
+    return rows
+
+
+def _copy(run: Path, name: str) -> FrontierStats:
+    out = RESULTS / name
+    out.mkdir(parents=True, exist_ok=True)
+    for file in COPIED:
+        if (run / file).exists():
+            shutil.copyfile(run / file, out / file)
+    stats = frontier_stats(run)
+    try:
+        from nimbers.research.frontier.picture import frontier_picture
+        frontier_picture(run, out / f"{name}.png")
+    except ImportError as exc:
+        print(f"{name}: no picture ({exc})", file=sys.stderr)
+    return stats
+
+
+def _table() -> str:
+    lines = ["| row | game | heap sizes | largest (first at) | mask | rare (last) | records | "
+             "period (from) | values/s | SHA-256 of the values |",
+             "|---|---|---:|---:|---|---:|---:|---:|---:|---|"]
+    for name, _, _, _ in ROWS:
+        path = RESULTS / name / "stats.json"
+        if not path.exists():
+            continue
+        s = FrontierStats.from_json(json.loads(path.read_text()), str(path))
+        period = f"{s.period} ({s.preperiod})" if s.proven else "none proven"
+        lines.append(f"| {name} | {s.code} | {s.heap_sizes:,} | {s.largest} ({s.largest_at:,}) "
+                     f"| {s.mask_name} | {s.rare} ({s.last_rare:,}) | {s.records} | {period} "
+                     f"| {s.values_per_second:,.0f} | `{s.sha256[:16]}...` |")
+    return "\n".join(lines)
+
+
+def _write_readme() -> None:
+    readme = RESULTS / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    start, end = "<!-- table -->", "<!-- /table -->"
+    head, _, rest = text.partition(start)
+    _, _, tail = rest.partition(end)
+    readme.write_text(f"{head}{start}\n{_table()}\n{end}{tail}", encoding="utf-8")
+
+
+def run(args: argparse.Namespace) -> int:
+    for name, game, until, _ in _rows(args.only):
+        began = time.monotonic()
+        frontier_run(game, until, Path(args.work) / name, threads=args.threads)
+        stats = _copy(Path(args.work) / name, name)
+        print(f"{name}: {stats.heap_sizes:,} heap sizes, {time.monotonic() - began:.0f} s "
+              f"this session, sha256 {stats.sha256}")
+        _write_readme()
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    for name, game, _, _ in _rows(args.only):
+        path = RESULTS / name / "stats.json"
+        if not path.exists():
+            print(f"{name}: not computed yet")
+            continue
+        kept = FrontierStats.from_json(json.loads(path.read_text()), str(path))
+        with tempfile.TemporaryDirectory() as work:
+            again = frontier_run(game, kept.heap_sizes, work, threads=args.threads)
+        same = again.sha256 == kept.sha256 and again.proof_sha256 == kept.proof_sha256
+        print(f"{name}: {'the same' if same else 'DIFFERENT'} SHA-256 "
+              f"({again.heap_sizes:,} heap sizes)")
+        if not same:
+            return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("action", choices=("run", "check"))
+    p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
+    p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
+    p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
+    args = p.parse_args(argv)
+    return run(args) if args.action == "run" else check(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
