@@ -22,7 +22,7 @@ from nimbers.research.census.compute import solve_class
 from nimbers.research.census.report import census_report
 from nimbers.research.census.run import PROGRESS_LOG, deepen, levels
 from nimbers.research.census.table import TABLE, read_rows
-from nimbers.research.census.verify import CensusError, verify_census
+from nimbers.research.census.verify import CensusError, check_row, verify_census
 from nimbers.research.export import compare_table, export_table
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -115,6 +115,17 @@ def test_frontier_deep_stage_gives_the_same_rows(tmp_path, monkeypatch):
         mine = {k: v for k, v in row.items() if k not in MEASURED + ("engine",)}
         theirs = {k: v for k, v in memory[code].items() if k not in MEASURED + ("engine",)}
         assert mine == theirs
+
+
+def test_members_of_an_open_class_are_compared_to_member_depth(monkeypatch):
+    """Past MEMBER_DEPTH only an open class's standard form goes deeper; equal_up_to says how
+    far its members were compared, and verify's check of the row agrees."""
+    monkeypatch.setattr(depth_module, "MEMBER_DEPTH", 1 << 12)
+    row, = solve_class(["0.6", "0.61"], 1 << 14)
+    assert (row["class"], row["reached"], row["equal_up_to"]) == ("values", 1 << 14, 4095)
+    assert check_row(row, 60.0, True)["error"] is None
+    row["equal_up_to"] = 1 << 14
+    assert "equal_up_to is 4095" in check_row(row, 60.0, True)["error"]   # 0.61: a dead heap
 
 
 def test_376_proven_at_its_published_numbers(tmp_path):

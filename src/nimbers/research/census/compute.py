@@ -9,10 +9,10 @@ Two kinds of task:
 * :func:`survey`: the first heap sizes of many codes, to group them into candidate classes
   (the digest of each code's sequence, its dead heaps dropped);
 * :func:`solve_class`: one class to one depth (:mod:`.depth`): its standard form and every
-  member taken there, each member proven equal to the standard form (both proven periodic by
-  the Guy-Smith theorem with one period, and equal up to the larger pre-period plus the
-  period), or compared as far as both were computed, or split off into classes of their own;
-  returns the rows.
+  member taken there (members of an open class at most to :data:`.depth.MEMBER_DEPTH`), each
+  member proven equal to the standard form (both proven periodic by the Guy-Smith theorem with
+  one period, and equal up to the larger pre-period plus the period), or compared as far as
+  both were computed, or split off into classes of their own; returns the rows.
 
 >>> rows = solve_class(["0.77", "4.4"], 4096)       # Kayles and 4.4: one game, proven
 >>> [(r["code"], r["class"], r["period"], r["preperiod"]) for r in rows]
@@ -30,7 +30,7 @@ import numpy as np
 
 from ...games.heap import octal_game
 from .classes import dead_heaps, normalized, sequence_digest, standard_form
-from .depth import Sequence, advance_code, summary
+from .depth import Sequence, advance_code, member_depth, summary
 
 __all__ = ["SURVEY_VALUES", "FIRST_LEVEL", "survey", "solve_class", "CLASS_KINDS"]
 
@@ -121,7 +121,8 @@ def _check_members(rep: Sequence, others: list[str], depth: int, runs: str | Non
     checked = [_Member(rep.code, dead, rep.proven, rep.reached - dead)]
     apart = []
     for code in others:
-        mine = advance_code(code, max(depth, rep.reached), runs, extend=rep.proven)
+        mine = advance_code(code, member_depth(depth, rep.reached, rep.proven), runs,
+                            extend=rep.proven)
         k = _dead(mine, offsets)
         length = min(rep.reached - dead, mine.reached - k)
         if rep.proven and mine.proven and mine.period == rep.period:

@@ -44,9 +44,9 @@ from ...games.heap.stats import best_mask as best_mask_of
 from ..frontier import frontier_run, frontier_values
 
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
-           "apparent_of", "p_positions", "best_mask", "rare_count", "last_rare", "is_dense", "guy_smith_bound",
-           "FRONTIER_FROM", "DENSE_FROM", "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM",
-           "EXTEND"]
+           "apparent_of", "p_positions", "best_mask", "rare_count", "last_rare", "is_dense",
+           "guy_smith_bound", "member_depth", "MEMBER_DEPTH", "FRONTIER_FROM", "DENSE_FROM",
+           "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND"]
 
 #: deeper than this, a code with a sparse space runs on the frontier engine
 FRONTIER_FROM = 1 << 20
@@ -56,6 +56,9 @@ DENSE_FROM = 1 << 16
 DENSE_SHARE = 16
 #: how deep a dense code goes (T. Czajka's tables give 0.04 and 0.06 to 2^17)
 DENSE_DEPTH = 1 << 17
+#: the members of a class whose standard form is open are compared up to this depth (the
+#: standard form alone goes deeper; a proven one takes its members to their proofs)
+MEMBER_DEPTH = FRONTIER_FROM
 #: a code whose apparent period's proof needs at most EXTEND times the depth goes to it
 EXTEND = 2
 #: checkpoints of a row: the digests of the first 2^k values, k from here on
@@ -98,6 +101,13 @@ def _rules(code: str) -> tuple[int, ...]:
 
 def _splits(rules: tuple[int, ...]) -> bool:
     return any(d & 4 for d in rules)
+
+
+def member_depth(depth: int, reached: int, proven: bool) -> int:
+    """How deep a member of a class is taken: as deep as the standard form when that is
+    proven (to prove the member too), else at most MEMBER_DEPTH (then equal_up_to says so)."""
+    base = max(depth, reached)
+    return base if proven else min(base, MEMBER_DEPTH)
 
 
 def engine_for(code: str, depth: int) -> str:

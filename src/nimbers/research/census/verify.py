@@ -23,7 +23,7 @@ from ...games.heap.stats import rare_mask_of, sparse_space
 from .classes import canonical, dead_heaps, normalized, sequence_digest, standard_form
 from .compute import FIRST_LEVEL
 from .depth import (DENSE_DEPTH, EXTEND, apparent_of, best_mask, digests, engine_for, is_dense,
-                    proof_of)
+                    member_depth, proof_of)
 from .pool import executor
 from .schema import malformed
 from .table import META, TABLE, covered_codes, numbered_rows, read_meta, replaced_rows
@@ -342,8 +342,9 @@ def _check_members(row: dict[str, Any], g: np.ndarray, offsets: bool, deadline: 
         if kind == "proved":
             _check_proved_member(row, seq, member, int(dead), offsets)
             continue
-        mine = _member_values(member, max(row["depth"], row["reached"]),
-                              row["period"] is not None)
+        proven = row["period"] is not None
+        mine = _member_values(member, member_depth(row["depth"], row["reached"], proven),
+                              proven)
         _require((dead_heaps(mine) if offsets else 0) == dead, f"{member} has other dead heaps")
         other = normalized(mine, offsets)
         length = min(len(seq), len(other))
