@@ -150,7 +150,7 @@ def main() -> None:
                 whole = half / (cpu if t == 1 else wall)
                 rows.append((f"nimbers frontier, {t} thread{'s' if t > 1 else ''}", half / run,
                              "run", f"largest {stats['largest']} at {stats['largest_at']} rare "
-                             f"{stats['rare']} last_rare {stats['last_rare']}; sha256 "
+                             f"{stats['rare_count']} last_rare {stats['last_rare']}; sha256 "
                              f"{str(stats['sha256'])[:16]}\n      the whole process: CPU "
                              f"{cpu:.1f} s, wall {wall:.1f} s (start and resume included): "
                              f"{whole:,.0f} values/s by {'CPU' if t == 1 else 'wall'}, "

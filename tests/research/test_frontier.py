@@ -47,7 +47,7 @@ def test_values_and_checksum_equal_the_ordinary_engine(tmp_path: Path, code: str
     rare = [i for i, v in enumerate(values.tolist())
             if bin(((v << 1) | (i & 1 if stats.parity else 0)) & (stats.mask << 1 | stats.parity)
                    ).count("1") % 2 == 0]
-    assert stats.rare == len(rare) and stats.last_rare == rare[-1]
+    assert stats.rare_count == len(rare) and stats.last_rare == rare[-1]
 
 
 @pytest.mark.parametrize("code, n, threads", [("grundy", 1 << 18, 1), ("0.6", 1 << 18, 2),
