@@ -242,7 +242,7 @@ class HeapGame(HeapRules, HeapMisere):
         (True, False)
         """
         if misere:
-            q = self._quotient_for(position)    # a misère quotient, when one is kept
+            q = self._outcome_quotient(position)    # a misère quotient, kept or computed
             if q is not None:
                 return bool(q.is_losing(heaps_of(position)))
             return self.misere_nim_value(position) == 0
@@ -270,7 +270,7 @@ class HeapGame(HeapRules, HeapMisere):
         (0, 2, (1,))
         """
         if misere:
-            q = self._quotient_for(position)    # a misère quotient, when one is kept
+            q = self._outcome_quotient(position)    # a misère quotient, kept or computed
             if q is not None:
                 found: Move | None = q.winning_move(heaps_of(position), self.heap_moves)
                 return found
