@@ -122,7 +122,7 @@ def test_a_connection_past_the_queue_is_answered_503_at_once():
     """Idle connections hold every handler thread and fill the queue: the next request is
     answered 503, with a body that says why, by the refuser (not left to the backlog)."""
     from nimbers.web import make_server, serve_in_thread
-    from nimbers.web.server import HANDLERS, WAITING
+    from nimbers.web.connections import HANDLERS, WAITING
 
     s = make_server("127.0.0.1", 0, workers=1)
     serve_in_thread(s)

@@ -13,19 +13,14 @@ stayed busy, or when the server is stopping.  Bound to a loopback address, the s
 only requests whose one Host header names a loopback host (400 for a malformed or repeated
 Host, 403 for another name).
 
-Under load: the listening socket's backlog holds 1024 connections (the kernel may cap it at
-``net.core.somaxconn``); a fixed set of :data:`HANDLERS` threads answers the connections,
-which wait for one in a queue of at most :data:`WAITING`; a connection that finds that queue
-full is answered 503 at once by a thread of its own kind (the refuser), and a keep-alive
-connection is closed after its answer while others wait.  So every request gets an answer,
-a 503 when the server is saturated, instead of a connection the kernel never accepts.
+Under load every request gets an answer, 503 when the server is saturated, from a fixed set
+of threads (:mod:`.connections`).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import json
-import queue
 import re
 import socket
 import sys
@@ -37,20 +32,12 @@ from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from . import params as P
+from .connections import BoundedConnections
 from .worker import Busy, Stopping, TooMuchWork, WorkerPool, WorkFailed
 
 __all__ = ["Endpoint", "ENDPOINTS", "PlaygroundServer", "make_server", "loopback_host"]
 
 MAX_BODY = 64 * 1024
-#: Threads that answer connections; connections waiting for one; the listen backlog.
-HANDLERS = 16
-WAITING = 256
-BACKLOG = 1024
-_BUSY_BODY = b'{"error": "the server is answering too many requests: try again", "status": 503}'
-#: The answer of a connection that finds the queue full.
-BUSY_ANSWER = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8"
-               b"\r\nContent-Length: %d\r\nRetry-After: 1\r\nConnection: close\r\n"
-               b"Cache-Control: no-store\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY))
 #: Nesting deeper than this in a JSON body is refused (parameters are at most lists of lists).
 MAX_BODY_DEPTH = 8
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -349,29 +336,12 @@ def parse_body(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def _refuse(connections: queue.Queue[socket.socket]) -> None:
-    """The refuser's loop: reads what each connection sent at once (a closed connection with
-    unread input would be reset, its answer lost), answers 503 and closes it."""
-    while True:
-        sock = connections.get()
-        try:
-            sock.settimeout(0.2)
-            sock.recv(MAX_BODY)
-            sock.sendall(BUSY_ANSWER)
-            sock.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-        finally:
-            sock.close()
-
-
-class PlaygroundServer(ThreadingHTTPServer):
-    """An HTTP server with a fixed set of threads for the connections (see the module's
-    account of load) and a worker pool for the computations."""
+class PlaygroundServer(BoundedConnections, ThreadingHTTPServer):
+    """An HTTP server with a fixed set of threads for the connections (see
+    :mod:`.connections`) and a worker pool for the computations."""
 
     daemon_threads = True
     allow_reuse_address = True
-    request_queue_size = BACKLOG
 
     def __init__(self, address: tuple[str, int], pool: WorkerPool, quiet: bool = True) -> None:
         self.pool = pool
@@ -381,41 +351,12 @@ class PlaygroundServer(ThreadingHTTPServer):
         self.loopback_only = address[0] in LOOPBACK
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
-        self._waiting: queue.Queue[tuple[Any, Any] | None] = queue.Queue(WAITING)
-        self._refused: queue.Queue[socket.socket] = queue.Queue(WAITING)
         super().__init__(address, _Handler)
-        self._handlers = [threading.Thread(target=self._handle_connections, daemon=True)
-                          for _ in range(HANDLERS)]
-        for t in self._handlers + [threading.Thread(target=_refuse, args=(self._refused,),
-                                                    daemon=True)]:
-            t.start()
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        """Queues an accepted connection for the handler threads, or refuses it (503) when
-        the queue is full; a connection neither can take is closed."""
-        try:
-            self._waiting.put_nowait((request, client_address))
-        except queue.Full:
-            try:
-                self._refused.put_nowait(request)
-            except queue.Full:
-                self.shutdown_request(request)
-
-    def _handle_connections(self) -> None:
-        while (item := self._waiting.get()) is not None:
-            self.process_request_thread(*item)
-
-    def crowded(self) -> bool:
-        """Whether connections wait for a handler thread (keep-alive ones then close)."""
-        return not self._waiting.empty()
+        self.start_handlers()
 
     def server_close(self) -> None:
         super().server_close()
-        for _ in self._handlers:  # each handler ends after the connections before it
-            try:
-                self._waiting.put_nowait(None)
-            except queue.Full:  # (the handlers are daemon threads: they end with the process)
-                break
+        self.stop_handlers()
         self.pool.close()
 
     def stop_work(self, wait: float = 5.0) -> int:

@@ -3,12 +3,11 @@
 The class answers the common vocabulary (:mod:`nimbers.games.vocabulary`) from its parts: the
 ruleset (its take-and-break digit list, or Grundy's game) gives the moves; the values and the
 period come from the store that drives the C engine (:mod:`.values`); misère play from
-:mod:`.misere_play`; statistics from :mod:`.stats`; saving from :mod:`.storage`.
+:mod:`.misere_play`; statistics from :mod:`.stats`; saving from :mod:`.storage`; its display from :mod:`.display`.
 """
 
 from __future__ import annotations
 
-import html
 import os
 import warnings
 from typing import Any, Iterator, Sequence
@@ -17,6 +16,7 @@ import numpy as np
 
 from ..vocabulary import MisereByEngine, deprecated_alias, synchronized
 from ._args import count, heap_size, heaps_of
+from .display import HeapDisplay
 from .misere_play import HeapMisere
 from .periodicity import Periodicity
 from .rules import HeapRules
@@ -28,31 +28,7 @@ __all__ = ["HeapGame"]
 
 Move = tuple[int, int, tuple[int, ...]]
 
-#: values a notebook's view of a game shows at most
-SHOWN = 100
-
-
-def _known_so_far(game: HeapGame) -> str:
-    """How many values are computed, and the proven period when there is one."""
-    known = game._values.known
-    said = f"{known:,} value{'s' * (known != 1)} computed"
-    per = game._values.proven
-    if per is not None:
-        said += f", period {per.period} from heap {per.preperiod} (proven)"
-    return said
-
-
-def _values_table(values: list[int]) -> str:
-    """g(0), g(1), ... in rows of ten, each row headed by its first heap."""
-    rows = []
-    for start in range(0, len(values), 10):
-        cells = "".join(f"<td>{v}</td>" for v in values[start:start + 10])
-        rows.append(f"<tr><th>{start}</th>{cells}</tr>")
-    head = "<tr><th>g(n)</th>" + "".join(f"<th>+{i}</th>" for i in range(10)) + "</tr>"
-    return f'<table class="nimbers-values">{head}{"".join(rows)}</table>' if rows else ""
-
-
-class HeapGame(HeapRules, HeapMisere):
+class HeapGame(HeapRules, HeapMisere, HeapDisplay):
     """A game played on heaps of tokens; a move changes one heap.
 
     The ruleset (its code, as in CGSuite) is separate from positions: a position is a
@@ -83,33 +59,6 @@ class HeapGame(HeapRules, HeapMisere):
         #: the memory cap of this game's tables (bytes, or "16G"); None: the default of
         #: :func:`nimbers._limits.memory_cap`
         self.memory_limit: int | str | None = None
-
-    def __repr__(self) -> str:
-        """The game, and what is known of it so far (nothing is computed to show it).
-
-        >>> from nimbers.games.heap import octal_game
-        >>> kayles = octal_game("0.77", "Kayles")
-        >>> kayles
-        <HeapGame Kayles (0.77): 1 value computed>
-        >>> _ = kayles.period(); kayles
-        <HeapGame Kayles (0.77): 168 values computed, period 12 from heap 71 (proven)>
-        """
-        return f"<HeapGame {self.name} ({self.code}): {_known_so_far(self)}>"
-
-    def _repr_html_(self) -> str:
-        """A notebook's view: the game, what is known, and the first values computed (at most
-        :data:`SHOWN` of them, ten a row); like ``repr``, it computes nothing.
-
-        >>> from nimbers.games.heap import octal_game
-        >>> kayles = octal_game("0.77", "Kayles")
-        >>> _ = kayles.nim_values(12)
-        >>> print(kayles._repr_html_())  # doctest: +ELLIPSIS
-        <div class="nimbers-heap-game"><p><b>Kayles</b> (octal code 0.77): 12 values computed</p>...
-        """
-        shown = self._values.g[: min(self._values.known, SHOWN)].tolist()
-        return (f'<div class="nimbers-heap-game"><p><b>{html.escape(self.name)}</b> '
-                f"({html.escape(self.kind)} code {html.escape(self.code)}): "
-                f"{html.escape(_known_so_far(self))}</p>{_values_table(shown)}</div>")
 
     @property
     def last_run(self) -> dict[str, int]:
