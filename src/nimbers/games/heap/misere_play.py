@@ -108,7 +108,7 @@ class HeapMisere(MisereByEngine):
             why = failed[2]
         else:
             from ..quotient import misere_quotient
-            q = misere_quotient(self, top, time_limit=cap or None)
+            q = misere_quotient(self, top, time_limit=cap)
             self._keep_quotient(q)
             if q.max_heap >= top:
                 return q
