@@ -125,9 +125,9 @@ static void fuzz_frontier(reader *r)
         three |= (rules[k] & 8) != 0;
         split |= (rules[k] & 4) != 0;
     }
-    /* past the window (4096 values) one time in 64, so that old values come back from the
-     * file: about a second a run under the sanitizers, Grundy's game 15 s (not taken so far) */
-    size_t n = take(r) % 64 == 63 && !grundy ? 4096 + take(r) % 64 : take16(r) % 400;
+    /* past the window (4096 values) one time in 256, so that old values come back from the
+     * file: 1 to 24 s a run under the sanitizers (Grundy's game 15 s: not taken that far) */
+    size_t n = take(r) == 0xff && !grundy ? 4097 + take(r) % 64 : take16(r) % 400;
     fr_state *s = fr_new(grundy ? NULL : rules, nrules, 1 + take(r) % 2, take16(r) % 400,
                          take(r) * 64u);
     if (!grundy && (three || !split)) {
