@@ -31,6 +31,7 @@ JSON_COMMANDS = [
     ["tartan", "turning-corners", "--size", "4", "--json"],
     ["tartan", "turning-corners", "--heads", "1:2,3:3", "--json"],
     ["solve", "A.txt", "B.txt", "--json"],
+    ["heap", "0.75", "--quotient", "6", "--json"],
 ]
 
 
