@@ -140,3 +140,21 @@ def test_a_connection_past_the_queue_is_answered_503_at_once():
         s.server_close()
     assert answer.startswith(b"HTTP/1.1 503 ")
     assert b'"error": "the server is answering too many requests: try again"' in answer
+
+
+def test_a_request_waiting_for_a_worker_gives_way_when_others_queue():
+    """The one worker is busy (a computation that runs to the time limit) and connections
+    queue behind the request: it is answered 503 at once ("more requests wait"), not after
+    the pool's 10 s wait, so that the queue drains."""
+    from nimbers.web.worker import Busy, TooMuchWork, WorkerPool
+
+    with WorkerPool(workers=1, time_limit=3.0) as pool:
+        def occupy() -> None:
+            with pytest.raises(TooMuchWork):
+                pool.call("turning_hint", {"spec": "1-20S", "row": "H" * 40})
+        busy = threading.Thread(target=occupy)
+        busy.start()
+        time.sleep(0.5)
+        with pytest.raises(Busy, match="every worker is busy and more requests wait"):
+            pool.call("calculate", {"op": "mul", "a": 5, "b": 11}, crowded=lambda: True)
+        busy.join(30)

@@ -519,7 +519,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _compute(self, endpoint: Endpoint, query: dict[str, Any]) -> None:
         try:
             kwargs = endpoint.arguments(query)
-            result = self.server.pool.call(endpoint.function, kwargs)
+            result = self.server.pool.call(endpoint.function, kwargs, self.server.crowded)
         except (ValueError, TypeError, ZeroDivisionError) as exc:
             return self._error(400, str(exc))
         except TooMuchWork as exc:

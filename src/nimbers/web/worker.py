@@ -39,7 +39,7 @@ import sys
 import threading
 import traceback
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 __all__ = ["WorkerPool", "TooMuchWork", "Busy", "Stopping", "WorkFailed", "CLIENT_ERRORS"]
 
@@ -57,6 +57,10 @@ class Busy(Exception):
 
 class Stopping(Busy):
     """The pool was closed (the server is stopping) before the computation answered."""
+
+
+class Crowded(Exception):
+    """No worker is free and other requests wait behind this one (see WorkerPool.call)."""
 
 
 class WorkFailed(Exception):
@@ -258,14 +262,19 @@ class WorkerPool:
         if not closed:
             threading.Thread(target=self._add, daemon=True).start()
 
-    def call(self, name: str, kwargs: dict[str, Any]) -> Any:
+    def call(self, name: str, kwargs: dict[str, Any],
+             crowded: Callable[[], bool] | None = None) -> Any:
         """api.name(**kwargs) in a worker; raises the input's error (ValueError, TypeError,
         ZeroDivisionError), TooMuchWork, Busy, Stopping (the pool was closed meanwhile) or
-        WorkFailed."""
+        WorkFailed.  Busy after queue_wait seconds without a free worker, or as soon as
+        crowded() says that other requests wait behind this one (the server's queue of
+        connections): a saturated server answers at once instead of after queue_wait."""
         try:
-            w = self._take()
+            w = self._take(crowded)
         except queue.Empty:
             raise Busy(f"every worker stayed busy for {self.queue_wait:g} s") from None
+        except Crowded:
+            raise Busy("every worker is busy and more requests wait") from None
         try:
             answer = w.ask(name, kwargs, self.time_limit)
         except queue.Empty:
@@ -291,13 +300,16 @@ class WorkerPool:
 
     STOPPING = "the server is stopping: the computation was not finished"
 
-    def _take(self) -> _Worker:
+    def _take(self, crowded: Callable[[], bool] | None = None) -> _Worker:
         """An idle worker, waiting at most queue_wait seconds (queue.Empty after that), in
-        short steps so that a request waiting for one learns soon that the pool closed."""
+        short steps so that a request waiting for one learns soon that the pool closed (or,
+        through crowded(), that others wait behind it: Crowded)."""
         waited = 0.0
         while True:
             if self._closed:
                 raise Stopping(self.STOPPING)
+            if waited and crowded is not None and crowded():
+                raise Crowded
             step = min(0.25, self.queue_wait - waited)
             try:
                 return self._idle.get(timeout=max(step, 0.0))
