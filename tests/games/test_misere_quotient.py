@@ -249,8 +249,11 @@ def test_heap_game_answers_from_its_quotient():
         assert game.is_losing(list(x), misere=True) == losing(x), x
     for x in [(5, 9), (2, 3), (4, 4, 6)]:
         assert (game.misere_nim_value(list(x)) == 0) == losing(x)
-    with pytest.raises(ValueError):       # past heap 12: the bounded search refuses
-        game.winning_move([20, 21, 22, 23], misere=True)
+    # past heap 12 and past the search's 40 tokens: a quotient to heap 23 is computed and
+    # kept (issue 38, item 4; the bounded search refused before)
+    move = game.winning_move([20, 21, 22, 23], misere=True)
+    assert game._quotient.max_heap >= 23
+    assert (move is None) == game.is_losing([20, 21, 22, 23], misere=True)
 
 
 def test_use_quotient_proves_first():
