@@ -153,7 +153,7 @@ def _heap(args: argparse.Namespace) -> str | None:
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
         if stats is not None:
-            data["stats"] = stats_fields(stats)
+            data["stats"] = stats.as_dict()
             if found is not None:
                 data["period"] = found
             return to_json(data)
@@ -165,25 +165,6 @@ def _heap(args: argparse.Namespace) -> str | None:
         return str(stats) + ("" if period is None else f"\n{period}")
     write_values(values, "", " ", "" if period is None else f"\n{period}")
     return None
-
-
-def stats_fields(stats: Any) -> dict[str, Any]:
-    """A HeapStats as JSON fields (docs/guide.md, "JSON output"): the mask in hexadecimal
-    as the tables write it, without the parity (a field of its own); rare_count and the
-    other rare fields are null, the lists empty, for a game without a sparse space.
-
-    >>> from nimbers.games.heap import octal_game
-    >>> fields = stats_fields(octal_game("0.16").stats(2**14))
-    >>> fields["mask"], fields["largest"], fields["rare_count"] == len(fields["rare_positions"])
-    ('1e', 22, True)
-    """
-    rare = stats.rare_positions.tolist()
-    sparse = stats.mask is not None
-    return {"count": stats.count, "largest": stats.largest, "largest_at": stats.largest_at,
-            "mask": f"{stats.mask:x}" if sparse else None, "parity": bool(stats.parity),
-            "rare_count": len(rare) if sparse else None,
-            "last_rare": rare[-1] if rare else None,
-            "rare_positions": rare, "rare_values": stats.rare_values.tolist()}
 
 
 def _period_search(game: Any, args: argparse.Namespace) -> int:
