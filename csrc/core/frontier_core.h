@@ -64,7 +64,9 @@ enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
 #define FR_SUB 128
 #define FR_K FR_CANDIDATES
 #define FR_CW (FR_BLOCK / 64)
+#ifndef FR_CSPAN
 #define FR_CSPAN (1 << 18)
+#endif
 enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
        MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
 
