@@ -367,6 +367,9 @@ static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_
     if ((words[j >> 6] >> (j & 63)) & 1)
         return 1;
     int h = (int)((n0 / CB) & 1);
+#ifdef FR_NO_MORE
+    return 0;
+#endif
     if (c->upto[h][v] >= c->npairs[v])
         return 0;
     c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS,

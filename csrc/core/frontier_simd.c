@@ -46,6 +46,7 @@ static void hits_portable(const uint16_t *cand, uint8_t *hit, size_t j0, const p
     for (size_t j = j0; j < j0 + S; j += VL) {
         v8u want[K];
         v8s got[K];
+#pragma GCC unroll 16
         for (int c = 0; c < K; c++) {
             LOAD8(want[c], cand + (size_t)c * B + j);
             got[c] = (v8s){0};
@@ -56,6 +57,7 @@ static void hits_portable(const uint16_t *cand, uint8_t *hit, size_t j0, const p
                 v8u x;
                 LOAD8(x, src[i] + (j - j0));
                 x ^= (uint16_t)far[i].g;
+#pragma GCC unroll 16
                 for (int c = 0; c < K; c++)
                     got[c] |= (v8s)(x == want[c]);
             }
@@ -94,27 +96,52 @@ static int cover_done(const uint64_t *sum, size_t bit)
     return all == ~(uint64_t)0;
 }
 
-/* Plain C on 8 words (compilers vectorize the inner loop where they can).  Word w of the
- * block starts at bit `at` of the ring: (row[w] >> sh) | (row[w + 1] << (64 - sh)), the
- * second shift split in two so that sh = 0 shifts by no more than 63. */
+/* Word w of the block starts at bit `at` of the ring: (row[w] >> sh) | (row[w + 1] << (64 - sh)),
+ * the second shift split in two so that sh = 0 shifts by no more than 63.  Generic vectors of
+ * two words where there are (left to the vectorizer, GCC kept the sums in memory, a load and
+ * a store per two words and pair), plain C otherwise. */
+#if defined(__GNUC__)
+typedef uint64_t v2q __attribute__((vector_size(16)));
+#define ROW_OR(sum, row, sh)                                                               \
+    do {                                                                                   \
+        _Pragma("GCC unroll 4") for (int w_ = 0; w_ < CW / 2; w_++) {                      \
+            v2q lo_, hi_;                                                                  \
+            memcpy(&lo_, (row) + 2 * w_, sizeof lo_);                                      \
+            memcpy(&hi_, (row) + 2 * w_ + 1, sizeof hi_);                                  \
+            (sum)[w_] |= (lo_ >> (sh)) | ((hi_ << 1) << (63 - (sh)));                      \
+        }                                                                                  \
+    } while (0)
+#else
+typedef struct { uint64_t q[2]; } v2q;
+#define ROW_OR(sum, row, sh)                                                               \
+    do {                                                                                   \
+        for (int w_ = 0; w_ < CW; w_++)                                                    \
+            (sum)[w_ / 2].q[w_ % 2] |= ((row)[w_] >> (sh)) | (((row)[w_ + 1] << 1) << (63 - (sh))); \
+    } while (0)
+#endif
+
 static size_t cover_portable(const uint64_t *rows, size_t row_words, const size_t *split,
                              size_t nsplit, uint64_t n0, const cover_pair *list, size_t from,
                              size_t len, size_t bit, uint64_t *acc)
 {
-    uint64_t sum[CW];
-    for (int w = 0; w < CW; w++)
-        sum[w] = from ? acc[w] : 0;
+    v2q sum[CW / 2];
+    uint64_t out[CW];
+    memset(sum, 0, sizeof sum);
+    if (from)
+        memcpy(sum, acc, sizeof sum);
     size_t i = from;
     while (i < len) {
         for (size_t k = 0; k < nsplit; k++) {
             uint64_t at = (n0 - split[k] - list[i].a) & (FR_CSPAN - 1);
             const uint64_t *row = rows + list[i].t * row_words + (at >> 6);
             unsigned sh = (unsigned)(at & 63);
-            for (int w = 0; w < CW; w++)
-                sum[w] |= (row[w] >> sh) | ((row[w + 1] << 1) << (63 - sh));
+            ROW_OR(sum, row, sh);
         }
-        if ((++i & 7) == 0 && cover_done(sum, bit))
-            break;
+        if ((++i & 7) == 0) {
+            memcpy(out, sum, sizeof out);
+            if (cover_done(out, bit))
+                break;
+        }
     }
     memcpy(acc, sum, sizeof sum);
     return i;
@@ -124,13 +151,16 @@ static size_t cover_portable(const uint64_t *rows, size_t row_words, const size_
 
 #ifdef FR_X86
 /* 16 positions a register; the eight candidates and their hit masks are 16 registers, so GCC
- * reads the candidates from memory (a load folded into each compare). */
+ * reads the candidates from memory (a load folded into each compare).  The loops over the
+ * candidates are unrolled by hand's pragma: left rolled, GCC kept the masks in memory (a load
+ * and a store per candidate and part). */
 __attribute__((target("avx2"))) static void
 hits_avx2(const uint16_t *cand, uint8_t *hit, size_t j0, const part *far, size_t nfar,
           size_t nsplit, const uint16_t *const *sources, int more)
 {
     for (size_t j = j0; j < j0 + S; j += 16) {
         __m256i want[K], got[K];
+#pragma GCC unroll 16
         for (int c = 0; c < K; c++) {
             want[c] = _mm256_loadu_si256((const __m256i *)(cand + (size_t)c * B + j));
             got[c] = _mm256_setzero_si256();
@@ -141,6 +171,7 @@ hits_avx2(const uint16_t *cand, uint8_t *hit, size_t j0, const part *far, size_t
                 __m256i x = _mm256_xor_si256(
                     _mm256_loadu_si256((const __m256i *)(src[i] + (j - j0))),
                     _mm256_set1_epi16((short)far[i].g));
+#pragma GCC unroll 16
                 for (int c = 0; c < K; c++)
                     got[c] = _mm256_or_si256(got[c], _mm256_cmpeq_epi16(x, want[c]));
             }
