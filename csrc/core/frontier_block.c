@@ -460,12 +460,35 @@ static int wait_for(pipe_ctx *c, volatile uint64_t *what, uint64_t value)
 #endif
 enum { AHEAD = FR_AHEAD, AHEAD_LEAST = (AHEAD + 1) * S };
 
+/* Before waiting for the calling thread to settle sub-block `want`, the helper uses the time
+ * on the next block (prepared, not yet handed over: only the helper touches its coverage):
+ * a position's value is at least its first candidate, so every value of rare class below it
+ * will be asked for there, and the later pairs of those not covered yet are tried now, a
+ * position at a time while the calling thread is still busy.  (Officers: a quarter of the
+ * calling thread's time had gone to those pairs; done for every position the helper became
+ * the longer side.) */
+static void cover_while_waiting(pipe_ctx *c, uint64_t want, const block_prep *next, size_t *j)
+{
+    while (next && *j < B && load_acq(&c->settled) < want &&
+           !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+        if (next->ncand[*j])
+            fr_cover_ahead(c->s, next->n0, *j, next->cand[0][*j]);
+        (*j)++;
+    }
+}
+
 static void *helper_main(void *arg)
 {
     pipe_ctx *c = (pipe_ctx *)arg;
+    const block_prep *ahead = NULL; /* prepared ahead, not yet handed over */
+    size_t ahead_j = 0;
     if (!wait_for(c, &c->ready, 1)) /* the calling thread prepares the first block */
         return NULL;
     for (uint64_t u = 1; u < c->subs; u++) {
+        if (u >= AHEAD)
+            cover_while_waiting(c, u - AHEAD, ahead, &ahead_j);
+        if (u % SUBS == 0)
+            ahead = NULL; /* handed over below */
         if (u >= AHEAD && !wait_for(c, &c->settled, u - AHEAD)) /* values below u - AHEAD */
             break;
         block_prep *p = &c->b->prep[(u / SUBS) & 1];
@@ -482,6 +505,8 @@ static void *helper_main(void *arg)
                 break;
             publish(c, &c->ready, u + 1);
             prepare_block(c->s, c->start + next * B, &c->b->prep[next & 1], 1);
+            ahead = &c->b->prep[next & 1];
+            ahead_j = 0;
             continue;
         }
         publish(c, &c->ready, u + 1);

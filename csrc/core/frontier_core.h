@@ -198,6 +198,10 @@ int fr_cover_active(const fr_state *s, uint64_t n0);
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
 /* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
+/* The coverage of the values of rare class below c at n0 + j, extended (each value's later
+ * pairs, for the whole block) until it reaches n0 + j or the pairs run out: what
+ * fr_cover_pending will ask of them, asked ahead by a helper; only where fr_cover_active. */
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c);
 /* The values v < c of rare class at n that neither row nor the coverage marks reached, into
  * pending: their number; only where fr_cover_active. */
 size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,

@@ -367,14 +367,21 @@ static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_
     if ((words[j >> 6] >> (j & 63)) & 1)
         return 1;
     int h = (int)((n0 / CB) & 1);
-#ifdef FR_NO_MORE
-    return 0;
-#endif
     if (c->upto[h][v] >= c->npairs[v])
         return 0;
     c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS,
                                           c->upto[h][v], c->npairs[v], j, c->words[h][v]);
     return (words[j >> 6] >> (j & 63)) & 1;
+}
+
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c)
+{
+    fr_cover *cover = s->cover;
+    uint64_t n = n0 + j;
+    const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
+    size_t nrare = s->nrare_values[(n - s->kmin) & 1];
+    for (size_t i = 0; i < nrare && rare[i] < c && rare[i] < cover->nvalues; i++)
+        covers(s, cover, n0, rare[i], j);
 }
 
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)
