@@ -68,3 +68,13 @@ def test_a_path_this_cpu_lacks_is_refused(name: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("NIMBERS_FRONTIER_PATH", name)
     with pytest.raises(ValueError, match="NIMBERS_FRONTIER_PATH"):
         _core.frontier_new(None, 1, 8192, 4096)
+
+
+@pytest.mark.parametrize("threads", [3, 4])
+def test_every_thread_count_gives_the_same_values(tmp_path: Path, threads: int) -> None:
+    """With two threads and more a helper prepares blocks ahead and covers the next block's
+    values of rare class while it waits (frontier_block.c): the values stay the same (one and
+    two threads: the runs above)."""
+    stats = frontier_run("0.6", 300_000, tmp_path, threads=threads, progress=False, head=8192,
+                         window=1 << 17)
+    assert stats.sha256 == reference("0.6", 300_000)
