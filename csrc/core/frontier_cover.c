@@ -9,9 +9,10 @@
  * (bit q set when g(q) = t).  A heap size a of the head with g(a) = v ^ t reaches v at every
  * position n of a block with g(n - k - a) = t: the bitset of t read from n0 - k - a gives those
  * positions for the whole block in a few word operations (eight words of 64 positions: one
- * AVX-512 register, two of AVX2; frontier_simd.c).  For each value the first PAIRS_FIRST pairs (a, t), taken by t's
- * frequency, cover the block at once; a position that needs the value and is still not
- * covered has the block's next pairs tried, until it is (or they run out: then the search).
+ * AVX-512 register, two of AVX2; frontier_simd.c).  For each value the first PAIRS_FIRST
+ * pairs (a, t), taken by t's frequency, cover the block at once; a position that needs the
+ * value and is still not covered has the block's next pairs tried, until it is (or they run
+ * out: then the search).
  * Every bit set is a genuine split, so the coverage only ever proves reached values: the
  * values computed do not depend on it.
  */

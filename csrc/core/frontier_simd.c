@@ -116,7 +116,8 @@ typedef struct { uint64_t q[2]; } v2q;
 #define ROW_OR(sum, row, sh)                                                               \
     do {                                                                                   \
         for (int w_ = 0; w_ < CW; w_++)                                                    \
-            (sum)[w_ / 2].q[w_ % 2] |= ((row)[w_] >> (sh)) | (((row)[w_ + 1] << 1) << (63 - (sh))); \
+            (sum)[w_ / 2].q[w_ % 2] |=                                                     \
+                ((row)[w_] >> (sh)) | (((row)[w_ + 1] << 1) << (63 - (sh)));               \
     } while (0)
 #endif
 
@@ -207,13 +208,16 @@ cover_avx2(const uint64_t *rows, size_t row_words, const size_t *split, size_t n
         for (size_t k = 0; k < nsplit; k++) {
             uint64_t at = (n0 - split[k] - list[i].a) & (FR_CSPAN - 1);
             const uint64_t *w = rows + list[i].t * row_words + (at >> 6);
-            __m128i r = _mm_cvtsi32_si128((int)(at & 63)), l = _mm_cvtsi32_si128(64 - (int)(at & 63));
+            int sh = (int)(at & 63);
+            __m128i r = _mm_cvtsi32_si128(sh), l = _mm_cvtsi32_si128(64 - sh);
             __m256i a0 = _mm256_loadu_si256((const __m256i *)w);
             __m256i a1 = _mm256_loadu_si256((const __m256i *)(w + 4));
             __m256i b0 = _mm256_loadu_si256((const __m256i *)(w + 1));
             __m256i b1 = _mm256_loadu_si256((const __m256i *)(w + 5));
-            lo = _mm256_or_si256(lo, _mm256_or_si256(_mm256_srl_epi64(a0, r), _mm256_sll_epi64(b0, l)));
-            hi = _mm256_or_si256(hi, _mm256_or_si256(_mm256_srl_epi64(a1, r), _mm256_sll_epi64(b1, l)));
+            a0 = _mm256_or_si256(_mm256_srl_epi64(a0, r), _mm256_sll_epi64(b0, l));
+            a1 = _mm256_or_si256(_mm256_srl_epi64(a1, r), _mm256_sll_epi64(b1, l));
+            lo = _mm256_or_si256(lo, a0);
+            hi = _mm256_or_si256(hi, a1);
         }
         if ((++i & 7) == 0) {
             __m256i all = _mm256_and_si256(lo, hi);
@@ -281,7 +285,8 @@ cover_avx512(const uint64_t *rows, size_t row_words, const size_t *split, size_t
             const uint64_t *w = rows + list[i].t * row_words + (at >> 6);
             __m512i lo = _mm512_loadu_si512((const void *)w);
             __m512i hi = _mm512_alignr_epi64(_mm512_set1_epi64((long long)w[CW]), lo, 1);
-            sum = _mm512_or_si512(sum, _mm512_shrdv_epi64(lo, hi, _mm512_set1_epi64((long long)(at & 63))));
+            __m512i sh = _mm512_set1_epi64((long long)(at & 63));
+            sum = _mm512_or_si512(sum, _mm512_shrdv_epi64(lo, hi, sh));
         }
         if ((++i & 7) == 0 && (_mm512_cmpneq_epi64_mask(sum, ones) == 0 ||
                                _mm512_test_epi64_mask(sum, one) != 0))
