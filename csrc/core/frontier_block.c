@@ -151,8 +151,7 @@ static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
     }
 }
 
-/* ---- 2. the candidates against every far part -------------------------------------------- */
-
+/* ---- 2. the candidates against every far part: s->kern->hits (frontier_simd.c) ----------- */
 
 /* The coverage of the values of rare class below each position's first candidate, made
  * beforehand (the helper's work, when there is one; the settling makes the others). */

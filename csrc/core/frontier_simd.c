@@ -315,18 +315,19 @@ int fr_path_supported(int path)
     if (path == FR_PATH_PORTABLE)
         return 1;
 #ifdef FR_X86
-    static int known[FR_PATHS] = {-1, -1, -1}; /* (a race writes the same answer) */
+    static int known[FR_PATHS] = {-1, -1, -1}; /* (two threads may store the same answer) */
     if (path < 0 || path >= FR_PATHS)
         return 0;
-    if (known[path] < 0) {
+    int k = __atomic_load_n(&known[path], __ATOMIC_RELAXED);
+    if (k < 0) {
         __builtin_cpu_init();
-        known[path] = path == FR_PATH_AVX2
-                          ? __builtin_cpu_supports("avx2")
-                          : __builtin_cpu_supports("avx512f") &&
-                                __builtin_cpu_supports("avx512bw") &&
-                                __builtin_cpu_supports("avx512vbmi2");
+        k = path == FR_PATH_AVX2 ? __builtin_cpu_supports("avx2")
+                                 : __builtin_cpu_supports("avx512f") &&
+                                       __builtin_cpu_supports("avx512bw") &&
+                                       __builtin_cpu_supports("avx512vbmi2");
+        __atomic_store_n(&known[path], k, __ATOMIC_RELAXED);
     }
-    return known[path] != 0;
+    return k != 0;
 #else
     return 0;
 #endif
