@@ -269,8 +269,10 @@ def test_cli_quotient(capsys):
     assert "order 8" in out and "⟨a, b, c | a² = 1, b³ = b, bc = ab, c² = b²⟩" in out
     assert main(["heap", "0.75", "--quotient", "8", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["order"] == 8 and data["p_words"] == ["a", "b²"]
-    assert main(["heap", "0.75", "--quotient", "-1"]) == 2
+    assert data["readable"]["order"] == 8 and data["readable"]["p_words"] == ["a", "b²"]
+    with pytest.raises(SystemExit) as exc:      # argparse's usage error: one line, status 2
+        main(["heap", "0.75", "--quotient", "-1"])
+    assert exc.value.code == 2
 
 
 def test_tampered_but_well_formed_quotient_is_not_used(tmp_path):
