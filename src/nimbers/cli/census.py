@@ -21,7 +21,7 @@ SUMMARY = ("a census of octal games: every code with up to K digits, classes of 
 EXAMPLE = ("nimbers census --digits 3 --out census3;  nimbers census verify census3;  "
            "nimbers census report census3")
 
-_ACTIONS = ("run", "verify", "report")
+_ACTIONS = ("run", "verify", "report", "misere")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -56,6 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE.png",
                    help="report: where the plot goes (default DIR/census.png; needs matplotlib)")
     p.add_argument("--json", action="store_true", help="report: the counts and rows as JSON")
+    from .census_misere import add_misere_arguments   # misere DIR: the misère quotients
+    add_misere_arguments(p)
 
 
 def run(args: argparse.Namespace) -> str:
@@ -63,6 +65,9 @@ def run(args: argparse.Namespace) -> str:
         return _verify(args)
     if args.action == "report":
         return _report(args)
+    if args.action == "misere":
+        from .census_misere import run_misere
+        return run_misere(args)
     return _census(args)
 
 

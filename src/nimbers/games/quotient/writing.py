@@ -50,7 +50,8 @@ def text_report(q: Any, width: int | None = None) -> list[str]:
     lines = wrap("", _title(q).split(" "), width, sep="", indent=2)
     lines += orders_lines(q.orders, width)
     rels = pres.relation_texts()
-    lines.append(f"presentation ({len(pres.heaps)} generators, {len(rels)} relations):")
+    lines += wrap("", f"presentation ({len(pres.heaps)} generators, {len(rels)} relations):"
+                  .split(" "), width, sep="", indent=2)
     names = pres.names()
     if len(pres.text()) + 2 <= width:
         lines.append("  " + pres.text())
@@ -106,7 +107,8 @@ def pretending_lines(words: Sequence[str], width: int) -> list[str]:
     fit = max(1, (width - label - 2) // (cell + 1))
     found = pretending_period(words)
     per_row = found[0] if found and 2 <= found[0] <= fit else min(10, fit) if fit >= 10 else fit
-    lines = [f"pretending function (heap n+k -> word), rows of {per_row}:"]
+    lines = wrap("", f"pretending function (heap n+k -> word), rows of {per_row}:".split(" "),
+                 width, sep="", indent=2)
     for s in range(0, len(words), per_row):
         row = " ".join(f"{w:<{cell}}" for w in words[s:s + per_row]).rstrip()
         lines.append(f"  {str(s) + '+':>{label}} {row}")
