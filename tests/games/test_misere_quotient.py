@@ -118,6 +118,14 @@ def test_two_digit_octals_against_oracle(code):
     check_against_oracle(q, lambda h: octal_options(code, h), 3, 2)
 
 
+@pytest.mark.parametrize("code", ["0.137", "0.351", "0.456", "0.607", "0.777", "0.164"])
+def test_three_digit_octals_against_oracle(code):
+    """A sample of the misère census's three-digit classes, against the brute force."""
+    q = misere_quotient(octal_game(code), 7, time_limit=10)
+    assert q.proved
+    check_against_oracle(q, lambda h: octal_options(code, h), 3, 2)
+
+
 def test_dawsons_kayles_against_oracle():
     q = misere_quotient(octal_game("0.07"), 11)
     assert q.proved and q.orders[9:] == (12, 12)      # the first split, at heap 10

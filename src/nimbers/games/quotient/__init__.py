@@ -117,8 +117,8 @@ class _TimeUp(Exception):
 
 
 class _Alarm:
-    """A deadline: checked between the search's steps, and on the main thread enforced by
-    SIGALRM as well, so that one long check cannot run past it."""
+    """A deadline: checked between the search's steps, and on the main thread (when no other
+    alarm is set) enforced by SIGALRM as well, so that one long check cannot run past it."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -129,7 +129,10 @@ class _Alarm:
         self._old: Any = None
 
     def __enter__(self) -> _Alarm:
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGALRM"):
+        if (threading.current_thread() is threading.main_thread()
+                and hasattr(signal, "setitimer") and not signal.getitimer(signal.ITIMER_REAL)[0]):
+            # (an alarm someone else set is left alone: then the deadline is checked between
+            # the search's steps only)
             self._old = signal.signal(signal.SIGALRM, self._ring)
             signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 1e-3))
         return self

@@ -75,9 +75,9 @@ def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = No
     _check_bound("max_order", max_order, 2, 1 << 20)
     os.makedirs(out, exist_ok=True)
     done = {r["code"]: r for r in read_misere_rows(out) if _covers(r, max_heap, max_order)}
+    wanted = None if classes is not None else _wanted(digits, codes)
     with pool(workers) as ex:
-        groups = [list(g) for g in classes] if classes is not None else \
-            _classes(_wanted(digits, codes), ex)
+        groups = [list(g) for g in classes] if wanted is None else _classes(wanted, ex)
         todo = [g for g in groups if standard_form(g) not in done]
         futures = [ex.submit(solve_misere, g, max_heap, max_order) for g in todo]
         for future in cf.as_completed(futures):
@@ -221,8 +221,9 @@ def pool(workers: int | None = None) -> Iterator[cf.Executor]:
     try:
         yield ex
     except BaseException:
+        procs = list((getattr(ex, "_processes", None) or {}).values())
         ex.shutdown(wait=False, cancel_futures=True)
-        for proc in list(getattr(ex, "_processes", {}).values()):
+        for proc in procs:
             proc.terminate()        # our own workers, by their process objects
         raise
     ex.shutdown(wait=True)
