@@ -36,8 +36,7 @@ def run_misere(args: argparse.Namespace) -> str:
         return _check(directory, args.workers)
     if (args.digits is None) == (args.codes is None):
         raise ValueError("give --digits K or --codes FILE")
-    from .census import _read_codes
-    codes = _read_codes(args.codes) if args.codes else None
+    codes = _codes_in(args.codes) if args.codes else None
     began = time.monotonic()
     rows = misere.misere_census(
         args.digits, codes=codes, out=directory, workers=args.workers,
@@ -48,6 +47,22 @@ def run_misere(args: argparse.Namespace) -> str:
     if args.table:
         lines.append("written: " + ", ".join(write_tables(rows, args.table)))
     return "\n".join(lines)
+
+
+def _codes_in(path: str) -> list[str]:
+    """The codes of a file: words separated by spaces, commas or lines; '#' starts a
+    comment (the census's --codes file)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(1 << 20)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file") from None
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    codes = [w for line in text.splitlines() for w in line.split("#", 1)[0].replace(",", " ").split()]
+    if not codes:
+        raise ValueError(f"{path}: no codes in it")
+    return codes
 
 
 def _check(directory: str, workers: Any) -> str:
