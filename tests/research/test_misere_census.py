@@ -91,3 +91,9 @@ def test_command(capsys, monkeypatch, tmp_path):
     assert "computed again: all equal" in capsys.readouterr().out
     rows = [json.loads(line) for line in _read(d / misere.MISERE_TABLE).splitlines()]
     assert {r["code"] for r in rows} == {"0.07", "0.75"}
+
+
+def test_each_code_its_own_class(tmp_path):
+    rows = misere.misere_census(codes=["0.64", "0.65"], out=str(tmp_path), max_heap=6,
+                                workers=1, each=True)
+    assert [r["members"] for r in rows] == [["0.64"], ["0.65"]]

@@ -21,6 +21,9 @@ def add_misere_arguments(p: argparse.ArgumentParser) -> None:
                    help="misere: every class's order cap (default 2048)")
     p.add_argument("--table", metavar="DIR",
                    help="misere: also write DIR/misere_quotients.md and .csv")
+    p.add_argument("--each-code", action="store_true",
+                   help="misere: every code a class of its own (not grouped by its normal-play "
+                        "sequence)")
     p.add_argument("--check", action="store_true",
                    help="misere: compute every row of DIR/misere.jsonl again and compare")
 
@@ -39,7 +42,7 @@ def run_misere(args: argparse.Namespace) -> str:
     codes = _codes_in(args.codes) if args.codes else None
     began = time.monotonic()
     rows = misere.misere_census(
-        args.digits, codes=codes, out=directory, workers=args.workers,
+        args.digits, codes=codes, out=directory, workers=args.workers, each=args.each_code,
         max_heap=misere.DEFAULT_MAX_HEAP if args.max_heap is None else args.max_heap,
         max_order=misere.DEFAULT_MAX_ORDER if args.max_order is None else args.max_order)
     lines = [summary(rows), f"wall time of this run: {time.monotonic() - began:.0f} s; "

@@ -60,11 +60,12 @@ _DEAD_ROOM = 16
 def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = None,
                   out: str, max_heap: int = DEFAULT_MAX_HEAP,
                   max_order: int = DEFAULT_MAX_ORDER, workers: int | None = None,
-                  classes: Sequence[Sequence[str]] | None = None) -> list[dict[str, Any]]:
+                  classes: Sequence[Sequence[str]] | None = None,
+                  each: bool = False) -> list[dict[str, Any]]:
     """The misère quotients of every class of the census (codes with up to digits digits,
-    or the given codes, or the given classes), each to max_heap within max_order; rows
-    appended to out/misere.jsonl.  Returns the row of every class asked for, in the order of
-    the standard forms.
+    or the given codes, or the given classes; with each=True every code is a class of its
+    own), each to max_heap within max_order; rows appended to out/misere.jsonl.  Returns
+    the row of every class asked for, in the order of the standard forms.
 
     Raises
     ------
@@ -76,8 +77,10 @@ def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = No
     os.makedirs(out, exist_ok=True)
     done = {r["code"]: r for r in read_misere_rows(out) if _covers(r, max_heap, max_order)}
     wanted = None if classes is not None else _wanted(digits, codes)
+    if wanted is not None and each:
+        classes, wanted = [[c] for c in wanted], None
     with pool(workers) as ex:
-        groups = [list(g) for g in classes] if wanted is None else _classes(wanted, ex)
+        groups = [list(g) for g in classes or ()] if wanted is None else _classes(wanted, ex)
         todo = [g for g in groups if standard_form(g) not in done]
         futures = [ex.submit(solve_misere, g, max_heap, max_order) for g in todo]
         for future in cf.as_completed(futures):
