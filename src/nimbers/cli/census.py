@@ -28,7 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", nargs="?", default="run", choices=_ACTIONS,
                    help="run (the default): compute the table; verify DIR: re-check every row "
                         "from scratch (exit 2 naming the first row that fails); report DIR: "
-                        "counts, the frontier and open games, a PNG plot")
+                        "counts, the frontier and open games, a PNG plot; misere DIR: the misère "
+                        "quotients of every class (--max-heap, --max-order, --table)")
     p.add_argument("dir", nargs="?", metavar="DIR",
                    help="the census's directory (for run, the same as --out)")
     p.add_argument("--digits", type=count_type(1, 9), metavar="K",

@@ -197,8 +197,8 @@ def pretending_period(seq: Sequence[object], min_repeats: int = 2
                       ) -> tuple[int, int] | None:
     """(p, n0): the shortest period p, and for it the least n0, with seq[h + p] == seq[h]
     for every n0 <= h < len(seq) - p, seen at least min_repeats times over (len(seq) - n0 >=
-    min_repeats * p); None when no period is seen that often.  An observation on a finite
-    sequence, never a proof that it goes on.
+    min_repeats * p, and at least 4 heaps); None when no period is seen that often.  An
+    observation on a finite sequence, never a proof that it goes on.
 
     >>> pretending_period(["1", "a", "b", "a", "b", "a", "b"])
     (2, 1)
@@ -208,7 +208,7 @@ def pretending_period(seq: Sequence[object], min_repeats: int = 2
         n0 = n - p
         while n0 > 0 and seq[n0 - 1] == seq[n0 - 1 + p]:
             n0 -= 1
-        if n - n0 >= min_repeats * p and n - n0 > p:
+        if n - n0 >= max(min_repeats * p, 4):
             return p, n0
     return None
 

@@ -67,13 +67,15 @@ class Evidence:
         n = self.proved_heap
         out = [f"proved: Q_{n}, the quotient of every position with heaps of at most {n} "
                f"tokens (order {self.order}), each such position checked"]
+        run = self.unchanged_run
         seen = [f"Q_n unchanged for n = {self.unchanged_from}..{n} "
-                f"({self.unchanged_run} heap sizes)"]
+                f"({run} heap size{'s' if run != 1 else ''})"] if n else []
         if self.period is not None:
             p, n0 = self.period
             seen.append(f"the pretending function repeats with period {p} from heap {n0} "
                         f"to {n} ({(n - n0 + 1) / p:.1f} periods)")
-        out.append("observed only: " + "; ".join(seen))
+        if seen:
+            out.append("observed only: " + "; ".join(seen))
         out.append(f"claimed: nothing for heaps over {n} (no theorem applied here closes the "
                    "quotient of the whole game)")
         if self.gave_up:

@@ -63,8 +63,8 @@ def text_report(q: Any, width: int | None = None) -> list[str]:
             body = wrap("   ", rels, width - 1)
             body[-1] += "⟩"
             lines += body
-    lines += wrap("generators: ", [f"{n} = heap {h}" for n, h in zip(names, pres.heaps)],
-                  width, indent=2)
+    lines += wrap("generators: ", [f"{n} = heap {h}" for n, h in zip(names, pres.heaps)]
+                  or ["none"], width, indent=2)
     lines += _p_lines(q.p_words(), width)
     lines += pretending_lines(q.heap_words(), width)
     for line in evidence(q).lines():
@@ -88,6 +88,8 @@ def orders_lines(orders: Sequence[int], width: int) -> list[str]:
 
 
 def _p_lines(words: Sequence[str], width: int) -> list[str]:
+    if not words:
+        return ["P-portion (0): { }"]
     shown = list(words[:P_SHOWN])
     items = [w + ("," if i < len(shown) - 1 or len(words) > len(shown) else "")
              for i, w in enumerate(shown)]
