@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import pytest
 
 MODULES = ["engine", "heap", "misere", "nim", "tartan", "turning", "theorems", "vocabulary",
-           "positions", "subset_sums", "frontier"]
+           "positions", "subset_sums"]
 #: data classes (fields, no behaviour), Protocol declarations (the vocabulary module's table
 #: documents them) and the name lookup of heap codes, being reworked for the play command
 EXEMPT = {"heap.heap_game_from_code"}

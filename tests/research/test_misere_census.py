@@ -97,3 +97,13 @@ def test_each_code_its_own_class(tmp_path):
     rows = misere.misere_census(codes=["0.64", "0.65"], out=str(tmp_path), max_heap=6,
                                 workers=1, each=True)
     assert [r["members"] for r in rows] == [["0.64"], ["0.65"]]
+
+
+def test_dawsons_kayles_row_is_siegels_360(tmp_path):
+    """The published order (tests/data/misere_quotients.json names the source)."""
+    import pathlib
+    data = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data"
+                       / "misere_quotients.json").read_text(encoding="utf-8"))
+    (row,) = misere.misere_census(codes=["0.07"], out=str(tmp_path), max_heap=30, workers=1)
+    assert row["reached"] == 30 and row["order"] == data["dawson_q30_order"]
+    assert row["stopped"] is None and not row["tame"]
