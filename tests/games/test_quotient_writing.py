@@ -131,3 +131,15 @@ def test_cli_format_tex(capsys):
     from nimbers.cli import main
     assert main(["heap", "0.75", "--quotient", "8", "--format", "tex"]) == 0
     assert r"\mathcal{Q}_{8}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("code, n", [("0.07", 30), ("0.77", 30), ("0.4", 30), ("0.35", 12)])
+def test_dropped_relations_follow_from_the_kept(code, n):
+    """Every relation of the rewriting system (which presents the quotient: every word
+    reduces to its normal form by it) follows from the relations printed."""
+    from nimbers.games.quotient.presentation import _connected
+    pres = misere_quotient(octal_game(code), n).presentation_data()
+    kept = list(pres.relations)
+    assert set(kept) <= set(pres.rewriting) and len(kept) < len(pres.rewriting)
+    for u, v in pres.rewriting:
+        assert (u, v) in kept or _connected(u, v, kept, max(sum(u), sum(v)) + 3)

@@ -167,8 +167,9 @@ class MisereQuotient:
         return self.presentation_data().word(element)
 
     def relations(self) -> list[tuple[str, str]]:
-        """The relations (left, right): every word that is not in normal form but all of
-        whose proper divisors are, equal to the normal form of its element."""
+        """The relations (left, right) of the presentation: from the words that are not in
+        normal form but all of whose proper divisors are, each set equal to its element's
+        normal form, those the others do not imply."""
         return [(word_text(a), word_text(b)) for a, b in self.presentation_data().relations]
 
     def presentation(self) -> str:

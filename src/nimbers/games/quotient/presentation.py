@@ -7,10 +7,9 @@ generators a, b, c, ... in the order of the heaps that bring them in, write each
 its word in them, and the quotient as ⟨a, b, ... | relations⟩ with its P-portion.  Past z
 the names go on a₁, b₁, ... (LaTeX a_{1}, b_{1}, ...): a word stays readable, never g27.
 
-* :func:`present` -- the generators, the normal form of every element and the relations
-  (each a minimal word that is not a normal form, set equal to its element's normal form:
-  the reduced rewriting system of the quotient, no relation a consequence of another's left
-  side);
+* :func:`present` -- the generators, the normal form of every element and the relations:
+  from the rewriting system (each minimal word that is not a normal form, set equal to its
+  element's normal form), those the others do not imply (:func:`drop_implied`);
 * :func:`wrap` -- items joined and wrapped at a width, never cut inside an item;
 * :func:`growth`, :func:`pretending_period` -- where Q_n grew, and where the pretending
   function repeats (evidence only: see :mod:`.stability`).
@@ -71,6 +70,7 @@ class Presentation:
     heaps: tuple[int, ...]
     forms: tuple[Exponents, ...]
     relations: tuple[tuple[Exponents, Exponents], ...]
+    rewriting: tuple[tuple[Exponents, Exponents], ...] = ()
 
     def word(self, element: int, tex: bool = False) -> str:
         """The element's normal form as a word."""
@@ -132,7 +132,54 @@ def present(mul: np.ndarray, pretending: Sequence[int]) -> Presentation:
         level = nxt
     relations.sort(key=lambda r: _relation_key(r[0]))
     forms = tuple(f if f is not None else (0,) * k for f in form)
-    return Presentation(tuple(heaps), forms, tuple(relations))
+    return Presentation(tuple(heaps), forms, tuple(drop_implied(relations)), tuple(relations))
+
+
+#: the most words one implication search visits before it keeps the relation
+SEARCH_WORDS = 2000
+
+
+def drop_implied(relations: Sequence[tuple[Exponents, Exponents]], slack: int = 1
+                 ) -> list[tuple[Exponents, Exponents]]:
+    """The relations without those the others imply, the last first (a relation whose left
+    side is a power of one generator is always kept: it says that generator's cycle, as
+    Plambeck and Siegel write it): u = v is dropped when
+    a chain of the other relations, applied either way inside words of degree at most
+    max(deg u, deg v) + slack, leads from u to v (then the congruence they generate is the
+    same, so the presentation still defines the monoid).  A bounded search: a relation it
+    cannot show implied is kept.
+
+    >>> drop_implied([((2, 0), (0, 0)), ((0, 3), (0, 1)), ((2, 3), (0, 1))])
+    [((2, 0), (0, 0)), ((0, 3), (0, 1))]
+    """
+    kept = list(relations)
+    for r in reversed(list(relations)):
+        if sum(1 for e in r[0] if e) == 1:
+            continue            # a power of one generator: kept, as the papers keep them
+        rest = [x for x in kept if x != r]
+        if _connected(r[0], r[1], rest, max(sum(r[0]), sum(r[1])) + slack):
+            kept = rest
+    return kept
+
+
+def _connected(u: Exponents, v: Exponents, rules: Sequence[tuple[Exponents, Exponents]],
+               degree: int) -> bool:
+    seen = {u}
+    frontier = [u]
+    while frontier and len(seen) < SEARCH_WORDS:
+        nxt = []
+        for w in frontier:
+            for left, right in rules:
+                for a, b in ((left, right), (right, left)):
+                    if all(x >= y for x, y in zip(w, a)):
+                        z = tuple(x - y + c for x, y, c in zip(w, a, b))
+                        if z == v:
+                            return True
+                        if z not in seen and sum(z) <= degree:
+                            seen.add(z)
+                            nxt.append(z)
+        frontier = nxt
+    return False
 
 
 def _generators(mul: np.ndarray, pretending: Sequence[int]) -> tuple[list[int], list[int]]:
