@@ -7,7 +7,12 @@ the misère outcome of every sum of heaps of size at most n at once.
   loops in the C core, csrc/core/quotient.c);
 * :mod:`.monoid` -- :class:`MisereQuotient`, the result as a value (table, P-portion,
   pretending function, presentation, JSON);
-* :mod:`.command` -- ``nimbers heap CODE --quotient N``.
+* :mod:`.presentation` -- generators, normal forms and relations as the papers write them;
+* :mod:`.writing` -- the quotient for a terminal, a paper (LaTeX) and a notebook;
+* :mod:`.stability` -- what is proved (Q_n) apart from what is only observed; tameness;
+* :mod:`.saved` -- the one file format, read as hostile input.
+
+``nimbers heap CODE --quotient N`` is :mod:`nimbers.cli.quotient`.
 
 >>> from nimbers.games import Nim, octal_game
 >>> [misere_quotient(Nim(), n).order for n in range(1, 9)]     # misère Nim, heaps <= n
