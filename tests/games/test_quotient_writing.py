@@ -143,3 +143,9 @@ def test_dropped_relations_follow_from_the_kept(code, n):
     assert set(kept) <= set(pres.rewriting) and len(kept) < len(pres.rewriting)
     for u, v in pres.rewriting:
         assert (u, v) in kept or _connected(u, v, kept, max(sum(u), sum(v)) + 3)
+
+
+def test_longest_run_without_change_is_reported():
+    ev = misere_quotient(octal_game("0.07"), 30).evidence()
+    assert ev.longest == (14, 24) and ev.unchanged_from == 30
+    assert "the longest run without change: Q_14 = ... = Q_24 (11 heap sizes)" in ev.lines()[1]

@@ -40,7 +40,8 @@ class Evidence:
     """What is proved (Q_n for heaps up to proved_heap, of this order) and what is only
     observed: Q_n unchanged from heap unchanged_from to proved_heap, the pretending function
     repeating with period (p, from heap n0) through proved_heap, and the heap sizes over
-    which both hold (stable_run)."""
+    which both hold (stable_run); longest: the first and last heap of the longest run of
+    heap sizes over which Q_n did not change (anywhere)."""
 
     proved_heap: int
     order: int
@@ -48,6 +49,7 @@ class Evidence:
     period: tuple[int, int] | None
     tame: bool
     gave_up: str | None
+    longest: tuple[int, int] = (0, 0)
 
     @property
     def unchanged_run(self) -> int:
@@ -74,6 +76,10 @@ class Evidence:
             p, n0 = self.period
             seen.append(f"the pretending function repeats with period {p} from heap {n0} "
                         f"to {n} ({(n - n0 + 1) / p:.1f} periods)")
+        first, last = self.longest
+        if n and (first, last) != (self.unchanged_from, n):
+            seen.append(f"the longest run without change: Q_{first} = ... = Q_{last} "
+                        f"({last - first + 1} heap sizes)")
         if seen:
             out.append("observed only: " + "; ".join(seen))
         out.append(f"claimed: nothing for heaps over {n} (no theorem applied here closes the "
@@ -89,7 +95,20 @@ def evidence(q: Any) -> Evidence:
     start = grew[-1][0] if grew else 1
     words = q.heap_words()
     return Evidence(q.max_heap, q.order, min(start, q.max_heap) if q.max_heap else 0,
-                    pretending_period(words), is_tame(q.table, q.p_portion), q.gave_up)
+                    pretending_period(words), is_tame(q.table, q.p_portion), q.gave_up,
+                    _longest_run(q.orders))
+
+
+def _longest_run(orders: Any) -> tuple[int, int]:
+    """(first, last) heap of the longest run of equal orders, the first such run."""
+    best = (0, 0)
+    start = 1
+    for n in range(1, len(orders) + 1):
+        if n > 1 and orders[n - 1] != orders[n - 2]:
+            start = n
+        if n - start > best[1] - best[0] or best == (0, 0):
+            best = (start, n)
+    return best
 
 
 def is_tame(table: Any, p_portion: Any) -> bool:
