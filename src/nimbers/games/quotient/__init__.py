@@ -94,20 +94,27 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
                                    or not time_limit > 0):
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     seconds = _limits.time_cap() if time_limit is None else float(time_limit)
-    q = identity_candidate()
     options: dict[int, list[tuple[int, ...]]] = {0: []}
-    orders: list[int] = []
+    # (Q_n, its orders): replaced in one store, so an alarm between two steps leaves both
+    # of the same n
+    state: tuple[Any, tuple[int, ...]] = (identity_candidate(), ())
     gave_up = None
-    with _Alarm(seconds) as alarm:
-        for n in range(1, max_heap + 1):
-            try:
-                options[n] = [tuple(left) for _, left in heap_moves(n)]
-                q, _ = add_heap(q, n, options, alarm.deadline, max_order)
-            except (GiveUp, _TimeUp) as e:
-                gave_up = f"heap {n}: " + (alarm.reason if isinstance(e, _TimeUp) or
-                                           "time limit" in str(e) else str(e))
-                break
-            orders.append(q.order)
+    alarm = _Alarm(seconds)
+    try:
+        with alarm:
+            for n in range(1, max_heap + 1):
+                try:
+                    options[n] = [tuple(left) for _, left in heap_moves(n)]
+                    new, _ = add_heap(state[0], n, options, alarm.deadline, max_order)
+                except GiveUp as e:
+                    gave_up = f"heap {n}: " + (alarm.reason if "time limit" in str(e)
+                                               else str(e))
+                    break
+                state = (new, state[1] + (new.order,))
+    except _TimeUp:
+        if len(state[1]) < max_heap:
+            gave_up = f"heap {len(state[1]) + 1}: {alarm.reason}"
+    q, orders = state
     name = str(getattr(game, "name", "Nim"))
     code = str(getattr(game, "code", "nim"))
     table = tuple(tuple(int(v) for v in row) for row in q.mul.tolist())
