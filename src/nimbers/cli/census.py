@@ -21,14 +21,15 @@ SUMMARY = ("a census of octal games: every code with up to K digits, classes of 
 EXAMPLE = ("nimbers census --digits 3 --out census3;  nimbers census verify census3;  "
            "nimbers census report census3")
 
-_ACTIONS = ("run", "verify", "report")
+_ACTIONS = ("run", "verify", "report", "misere")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", nargs="?", default="run", choices=_ACTIONS,
                    help="run (the default): compute the table; verify DIR: re-check every row "
                         "from scratch (exit 2 naming the first row that fails); report DIR: "
-                        "counts, the frontier and open games, a PNG plot")
+                        "counts, the frontier and open games, a PNG plot; misere DIR: the misère "
+                        "quotients of every class (--max-heap, --max-order, --table)")
     p.add_argument("dir", nargs="?", metavar="DIR",
                    help="the census's directory (for run, the same as --out)")
     p.add_argument("--digits", type=count_type(1, 9), metavar="K",
@@ -56,6 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE.png",
                    help="report: where the plot goes (default DIR/census.png; needs matplotlib)")
     p.add_argument("--json", action="store_true", help="report: the counts and rows as JSON")
+    from .census_misere import add_misere_arguments   # misere DIR: the misère quotients
+    add_misere_arguments(p)
 
 
 def run(args: argparse.Namespace) -> str:
@@ -63,6 +66,9 @@ def run(args: argparse.Namespace) -> str:
         return _verify(args)
     if args.action == "report":
         return _report(args)
+    if args.action == "misere":
+        from .census_misere import run_misere
+        return run_misere(args)
     return _census(args)
 
 
