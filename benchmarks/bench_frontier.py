@@ -4,6 +4,7 @@
     python benchmarks/bench_frontier.py                       # to 2^22, about 5 minutes
     python benchmarks/bench_frontier.py --until 24            # the issue's 2^24
     python benchmarks/bench_frontier.py --peer-bin PATH       # or NIMBERS_OCTAL_GAMES_BIN=PATH
+    python benchmarks/bench_frontier.py --paths avx2 --threads 1   # one path, one thread count
 
 The peers: benchmarks/peers/rare_solver.c (written here, built with cc -O2, one thread: for
 each heap size the rare list marks the common values, then the splits are scanned from the
@@ -15,7 +16,10 @@ state: the solvers by the CPU time they print or that /proc shows at their 2^(k-
 lines, nimbers by a run to 2^(k-1) and a second run that resumes it to 2^k.  Like the solvers'
 lines, nimbers' figure is the interval's own: the seconds its statistics add over the second
 run (the engine's steps and the writing of their values, on the wall clock), leaving out the
-process's start and the resume (reading back and checking the 2^(k-1) values).  The whole
+process's start and the resume (reading back and checking the 2^(k-1) values).  nimbers runs
+on every vector path of its block engine this CPU has (AVX-512, AVX2, portable C; forced with
+NIMBERS_FRONTIER_PATH), each with every thread count, all resuming one run to 2^(k-1) made once
+per game on the widest path (the values do not depend on the path: their SHA-256 is printed).  The whole
 second process is printed too: its CPU time (all threads) and wall time, start and resume
 included, and the rate that gives.  Run on a quiet machine: the load average is printed.
 Projections to 2^32 and 2^35 assume the rate of the last doubling (Grundy's game and Officers
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -90,19 +95,44 @@ def child_rusage_run(args: list[str], env: dict[str, str]) -> tuple[str, float, 
     return out, usage.ru_utime + usage.ru_stime, time.perf_counter() - began
 
 
-def frontier_timed(code: str, k: int, threads: int, folder: str) -> dict[str, object]:
-    script = ("import sys, json, dataclasses; from nimbers.research.frontier import frontier_run; "
-              "s = frontier_run(sys.argv[1], int(sys.argv[2]), sys.argv[3], "
-              "threads=int(sys.argv[4]), progress=False); "
-              "print(json.dumps(dataclasses.asdict(s)))")
+SCRIPT = ("import sys, json, dataclasses; from nimbers.research.frontier import frontier_run; "
+          "s = frontier_run(sys.argv[1], int(sys.argv[2]), sys.argv[3], "
+          "threads=int(sys.argv[4]), progress=False); "
+          "print(json.dumps(dataclasses.asdict(s)))")
+
+
+def nimbers_env(path: str | None = None) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "src"),
                                                         os.environ.get("PYTHONPATH", "")])}
-    base = [sys.executable, "-c", script, code]
-    first, _, _ = child_rusage_run(base + [str(1 << (k - 1)), folder, str(threads)], env)
-    out, cpu, wall = child_rusage_run(base + [str(1 << k), folder, str(threads)], env)
+    if path:
+        env["NIMBERS_FRONTIER_PATH"] = path
+    return env
+
+
+def frontier_paths() -> list[str]:
+    """The block engine's paths this CPU runs, widest first."""
+    out = subprocess.run([sys.executable, "-c", "from nimbers import _core; "
+                          "print(' '.join(_core.frontier_paths()))"], env=nimbers_env(),
+                         check=True, capture_output=True, text=True).stdout
+    return out.split()[::-1]
+
+
+def frontier_first(code: str, k: int, folder: str) -> float:
+    """A run to 2^(k-1) (widest path, two threads): its statistics' seconds."""
+    out, _, _ = child_rusage_run([sys.executable, "-c", SCRIPT, code, str(1 << (k - 1)), folder,
+                                  "2"], nimbers_env())
+    return float(json.loads(out)["seconds"])
+
+
+def frontier_timed(code: str, k: int, threads: int, path: str, first: tuple[str, float],
+                   folder: str) -> dict[str, object]:
+    """The run to 2^(k-1) in first[0] (its seconds first[1]) resumed to 2^k in folder."""
+    shutil.copytree(first[0], folder)
+    out, cpu, wall = child_rusage_run([sys.executable, "-c", SCRIPT, code, str(1 << k), folder,
+                                       str(threads)], nimbers_env(path))
     stats = json.loads(out)
-    return {"cpu": cpu, "wall": wall, "stats": stats,
-            "run": float(stats["seconds"]) - float(json.loads(first)["seconds"])}
+    shutil.rmtree(folder)
+    return {"cpu": cpu, "wall": wall, "stats": stats, "run": float(stats["seconds"]) - first[1]}
 
 
 def span(seconds: float) -> str:
@@ -117,15 +147,19 @@ def main() -> None:
     ap.add_argument("--until", type=int, default=22, help="k: runs to 2^k (default 22)")
     ap.add_argument("--games", default="grundy,0.6", help="grundy and/or 0.6")
     ap.add_argument("--threads", default="1,2", help="thread counts for nimbers")
+    ap.add_argument("--paths", default="all",
+                    help="the block engine's paths (avx512,avx2,portable; default all this CPU runs)")
     ap.add_argument("--peer-bin", default=os.environ.get("NIMBERS_OCTAL_GAMES_BIN"),
                     help="T. Czajka's analyze program (octal-games at 30baeb7), built")
     args = ap.parse_args()
     k = args.until
     threads = [int(t) for t in args.threads.split(",")]
+    paths = frontier_paths() if args.paths == "all" else args.paths.split(",")
     print(f"CPU: {cpu_line()}")
     print(f"load average at the start: {os.getloadavg()[0]:.1f}; "
           f"Czajka's solver: {args.peer_bin or 'absent (give --peer-bin): skipped'}")
-    print(f"timed: heap sizes 2^{k - 1} .. 2^{k} ({1 << (k - 1):,} values)\n")
+    print(f"timed: heap sizes 2^{k - 1} .. 2^{k} ({1 << (k - 1):,} values); nimbers' paths: "
+          f"{', '.join(paths)}\n")
     half = 1 << (k - 1)
     with tempfile.TemporaryDirectory() as tmp:
         plain_bin = build_plain(tmp)
@@ -141,16 +175,17 @@ def main() -> None:
                 rows.append(("T. Czajka's octal-games (g++ -O3, 1 thread)",
                              half / float(peer["cpu"]), "CPU",  # type: ignore[arg-type]
                              str(peer["summary"])))
-            for t in threads:
-                folder = os.path.join(tmp, f"{code}-{t}")
-                ours = frontier_timed(code, k, t, folder)
+            base = os.path.join(tmp, f"{code}-first")
+            first = (base, frontier_first(code, k, base))
+            for path, t in ((path, t) for path in paths for t in threads):
+                ours = frontier_timed(code, k, t, path, first, os.path.join(tmp, f"{code}-{t}"))
                 stats = ours["stats"]
                 assert isinstance(stats, dict)
                 run, cpu, wall = (float(ours[key]) for key in ("run", "cpu", "wall"))  # type: ignore[arg-type]
                 whole = half / (cpu if t == 1 else wall)
-                rows.append((f"nimbers frontier, {t} thread{'s' if t > 1 else ''}", half / run,
+                rows.append((f"nimbers frontier, {path}, {t} thread{'s' if t > 1 else ''}", half / run,
                              "run", f"largest {stats['largest']} at {stats['largest_at']} rare "
-                             f"{stats['rare']} last_rare {stats['last_rare']}; sha256 "
+                             f"{stats['rare_count']} last_rare {stats['last_rare']}; sha256 "
                              f"{str(stats['sha256'])[:16]}\n      the whole process: CPU "
                              f"{cpu:.1f} s, wall {wall:.1f} s (start and resume included): "
                              f"{whole:,.0f} values/s by {'CPU' if t == 1 else 'wall'}, "

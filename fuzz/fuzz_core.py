@@ -1,10 +1,20 @@
 """Fuzzes the private entry points of nimbers._core, which the public API validates before
 calling: each must still answer or raise a clear exception for ANY argument (garbage ints,
 wrong dtypes and shapes, sizes past the end of buffers), never crash or read out of bounds
-(run it under tools/sanitize.sh's build to catch the latter).
+(run it under tools/sanitize.sh's build to catch the latter).  The frontier engine's and the
+misère quotient's bindings are among them.
 
     python fuzz/fuzz_core.py -atheris_runs=1000000
+
+Atheris sees the coverage of Python code only: the extension's C code is not instrumented, so
+this harness gets no coverage feedback from it (its corpus stays at one input) and explores by
+chance.  The C core's frontier engine and quotient walks are fuzzed with coverage feedback by
+fuzz/core_fuzzer.c (libFuzzer, clang -fsanitize=fuzzer, linked straight to csrc/core/;
+fuzz/run_all.sh builds and runs it).
 """
+
+import os
+import tempfile
 
 import sys
 
@@ -109,7 +119,78 @@ def scalars(fdp):
     f(*args)
 
 
-TARGETS = [log_table, heap_extend, heap_period, turning_extend, linear_algebra, ufuncs, scalars]
+def any_rules(fdp):
+    if fdp.ConsumeIntInRange(0, 15) == 0:
+        return any_value(fdp)
+    if fdp.ConsumeIntInRange(0, 7) == 0:
+        return None  # Grundy's game
+    return [fdp.ConsumeIntInRange(0, 7) & (4 if k == 0 else 7) | 4 * (k == 1)
+            if fdp.ConsumeIntInRange(0, 15) else fdp.ConsumeIntInRange(-1, 16)
+            for k in range(fdp.ConsumeIntInRange(1, 6))]
+
+
+def mostly(fdp, good, bad):
+    """good() nearly always; bad() one time in sixteen (a garbage argument)."""
+    return bad() if fdp.ConsumeIntInRange(0, 15) == 0 else good()
+
+
+def frontier(fdp):
+    """The frontier engine's bindings in any order, mostly with good arguments (else nothing
+    past the first call runs), garbage among them."""
+    engine = _core.frontier_new(any_rules(fdp), mostly(fdp, lambda: 1 + fdp.ConsumeBool(),
+                                                       lambda: fdp.ConsumeIntInRange(-1, 99)),
+                                fdp.ConsumeIntInRange(0, 300), fdp.ConsumeIntInRange(0, 5000))
+    with tempfile.TemporaryFile() as f:
+        _core.frontier_set_file(engine, mostly(fdp, f.fileno, lambda: fdp.ConsumeIntInRange(-1, 99)),
+                                mostly(fdp, lambda: 2, lambda: fdp.ConsumeIntInRange(0, 3)))
+        for _ in range(fdp.ConsumeIntInRange(0, 6)):
+            which = fdp.ConsumeIntInRange(0, 3)
+            if which == 0:
+                _core.frontier_feed(engine, mostly(fdp, lambda: np.zeros(
+                    fdp.ConsumeIntInRange(0, 50), dtype=np.uint16), lambda: any_array(fdp)))
+            elif which == 1:
+                _core.frontier_set_mask(engine, mostly(fdp, lambda: fdp.ConsumeIntInRange(0, 255),
+                                                       lambda: fdp.ConsumeIntInRange(-1, 2**33)))
+            elif which == 2:
+                out = np.zeros(fdp.ConsumeIntInRange(0, 300), dtype=np.uint16)
+                made, _ = _core.frontier_step(engine, out, mostly(
+                    fdp, lambda: len(out), lambda: fdp.ConsumeIntInRange(-1, 400)))
+                os.write(f.fileno(), out[:made].tobytes())
+            else:
+                _core.frontier_info(engine)
+
+
+def int32_array(fdp, shape, top):
+    return np.array([fdp.ConsumeIntInRange(0, top) for _ in range(int(np.prod(shape)))],
+                    dtype=np.int32).reshape(shape)
+
+
+def quotient(fdp):
+    """The quotient walks' bindings: small tables and options of the right types with any
+    contents (indices past the end too), now and then arrays of any dtype and shape."""
+    m, ng = fdp.ConsumeIntInRange(1, 6), fdp.ConsumeIntInRange(0, 4)
+    nopt = fdp.ConsumeIntInRange(0, 8)
+    mul, gen, opt = int32_array(fdp, (m, m), m), int32_array(fdp, (ng,), m), int32_array(fdp, (nopt,), m)
+    opt_start = np.sort(np.array([0] + [fdp.ConsumeIntInRange(0, nopt) for _ in range(ng)],
+                                 dtype=np.int64))
+    opt_start[-1] = nopt
+    cycles = int32_array(fdp, (fdp.ConsumeIntInRange(0, 2), 2), 3)
+    which = fdp.ConsumeIntInRange(0, 2)
+    if which == 0:
+        args = [mul, cycles, gen, opt_start, opt]
+        args[fdp.ConsumeIntInRange(0, 4)] = mostly(fdp, lambda: args[0], lambda: any_array(fdp))
+        _core.quotient_mark_p(*args)
+    elif which == 1:
+        p = np.array([fdp.ConsumeBool() for _ in range(m)], dtype=np.uint8)
+        _core.quotient_n_failure(mul, p, gen, opt_start, opt, fdp.ConsumeIntInRange(-1, 99))
+    else:
+        _core.quotient_refine(int32_array(fdp, (ng, m), m), mostly(
+            fdp, lambda: np.array([fdp.ConsumeBool() for _ in range(m)], dtype=np.uint8),
+            lambda: any_array(fdp)))
+
+
+TARGETS = [log_table, heap_extend, heap_period, turning_extend, linear_algebra, ufuncs, scalars,
+           frontier, quotient]
 
 
 def TestOneInput(data):

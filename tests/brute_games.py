@@ -38,3 +38,36 @@ def product_move_sets(row_game, col_game):
                 cols = list(cs) + [b]
                 yield [(r, c) for r in rows for c in cols if (r, c) != (a, b)]
     return moves
+
+
+def misere_heap_outcomes(digits):
+    """Whether the player to move loses misère play of a take-and-break game (its code's
+    digits d_0 d_1 ...: taking k tokens, bit 1 of d_k may leave no heap, bit 2 one heap, bit 4
+    two, bit 8 three), from the definition: under the misère rule a position without a move
+    is won by the player to move (the other moved last), so a position is losing when it has
+    a move and every move leads to a winning one.  Positions are sorted tuples; small sums
+    only."""
+    known = {}
+
+    def options(heaps):
+        for i, h in enumerate(heaps):
+            rest = heaps[:i] + heaps[i + 1:]
+            for k, d in enumerate(digits):
+                r = h - k
+                if r < 0:
+                    continue
+                parts = ([()] if d & 1 and r == 0 and k else []) + \
+                    ([(r,)] if d & 2 and r > 0 and k else [])
+                parts += [(a, r - a) for a in range(1, r // 2 + 1)] if d & 4 else []
+                parts += [(a, b, r - a - b) for a in range(1, r) for b in range(a, r - a)
+                          if r - a - b >= b] if d & 8 else []
+                for p in parts:
+                    yield tuple(sorted(rest + p))
+
+    def losing(heaps):
+        heaps = tuple(sorted(heaps))
+        if heaps not in known:
+            moves = list(options(heaps))
+            known[heaps] = bool(moves) and all(not losing(o) for o in moves)
+        return known[heaps]
+    return losing

@@ -73,7 +73,7 @@ def _table() -> str:
         s = FrontierStats.from_json(json.loads(path.read_text()), str(path))
         period = f"{s.period} ({s.preperiod})" if s.proven else "none proven"
         lines.append(f"| {name} | {s.code} | {s.heap_sizes:,} | {s.largest} ({s.largest_at:,}) "
-                     f"| {s.mask_name} | {s.rare} ({s.last_rare:,}) | {s.records} | {period} "
+                     f"| {s.mask_name} | {s.rare_count} ({s.last_rare:,}) | {s.records} | {period} "
                      f"| {s.values_per_second:,.0f} | `{s.sha256[:16]}...` |")
     return "\n".join(lines)
 

@@ -103,6 +103,8 @@ fr_state *fr_new(const unsigned *rules, size_t nrules, int threads, size_t head_
         return NULL;
     s->fd = -1;
     s->fwidth = 1;
+    s->path = fr_path_best(); /* the widest vector kernels this CPU runs */
+    s->kern = fr_kernels_of(s->path);
     s->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     s->head_cap = head_cap < NFIRST + 1 ? NFIRST + 1 : head_cap;
     s->window = window < ((size_t)1 << 12) ? ((size_t)1 << 12) : window;

@@ -55,8 +55,15 @@ typedef struct {
 } fr_info;
 void fr_get_info(const fr_state *s, fr_info *info);
 
-/* Whether this CPU runs the blocks of frontier_block.c (AVX-512 F, BW and VBMI2); without
- * them the engine goes position by position (the same values, slower). */
-int fr_vectors_ready(void);
+/* The paths of the blocks' vector kernels (frontier_simd.c), narrowest first: portable C on
+ * any CPU, AVX2, AVX-512 (F, BW, VBMI2).  Every path gives the same values; a new engine takes
+ * the widest this CPU runs. */
+enum { FR_PATH_PORTABLE = 0, FR_PATH_AVX2 = 1, FR_PATH_AVX512 = 2, FR_PATHS = 3 };
+int fr_path_supported(int path);
+int fr_path_best(void);
+const char *fr_path_name(int path); /* "portable", "avx2", "avx512"; NULL past them */
+/* Forces the path of s (before its first step): NC_OK, or NC_BADARG when this CPU lacks it. */
+int fr_set_path(fr_state *s, int path);
+int fr_get_path(const fr_state *s);
 
 #endif

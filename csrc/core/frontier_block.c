@@ -17,7 +17,8 @@
  * settles the values of rare class below it (frontier_settle.c).  With two threads a helper
  * prepares the next block while the calling thread settles this one.  The values equal the
  * position-by-position engine's: each step only proves a value reached or finds one that is
- * not.  The blocks need AVX-512 (F, BW, VBMI2); without it fr_blocks_ready says no.
+ * not.  The vector kernels (the checks of step 2, the coverage's words) are s->kern's: AVX-512,
+ * AVX2 or portable C, chosen at run time (frontier_simd.c).
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
 
@@ -28,17 +29,9 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(FR_NO_AVX512)
-#include <immintrin.h>
-#define BLOCK_AVX512 1
-#endif
-
-#ifndef FR_CANDIDATES
-#define FR_CANDIDATES 8
-#endif
 /* B: the coverage's block; S: the positions whose candidates are checked at once; K: the
- * candidates of a position. */
-enum { B = FR_BLOCK, S = 128, K = FR_CANDIDATES };
+ * candidates of a position (frontier_core.h). */
+enum { B = FR_BLOCK, S = FR_SUB, K = FR_K };
 
 /* What a block needs before its positions: prepared a block ahead. */
 typedef struct {
@@ -158,42 +151,7 @@ static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
     }
 }
 
-/* ---- 2. the candidates against every far part -------------------------------------------- */
-
-#ifdef BLOCK_AVX512
-/* hit[c][j0 + j] for the S positions m0 = n0 + j0 .. (or'ed into them: more): 32 positions at
- * a time, the candidates in registers; sources[k * nfar + i]: part i's partners.  Each
- * candidate keeps the least x ^ candidate over the parts, which is 0 where one reaches it
- * (vector minima: eight mask registers would not fit beside the compares' own). */
-__attribute__((target("avx512f,avx512bw"))) static void
-hits_avx512(const fr_state *s, size_t j0, const part *far, size_t nfar,
-            const uint16_t *const *sources, block_prep *p, int more)
-{
-    for (size_t j = j0; j < j0 + S; j += 32) {
-        __m512i cand[K], least[K];
-#pragma GCC unroll 16
-        for (int c = 0; c < K; c++) {
-            cand[c] = _mm512_loadu_si512((const void *)&p->cand[c][j]);
-            least[c] = _mm512_set1_epi16(-1);
-        }
-        for (size_t k = 0; k < s->nsplit; k++) {
-            const uint16_t *const *src = sources + k * nfar;
-            for (size_t i = 0; i < nfar; i++) {
-                __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(src[i] + (j - j0))),
-                                             _mm512_set1_epi16((short)far[i].g));
-#pragma GCC unroll 16
-                for (int c = 0; c < K; c++)
-                    least[c] = _mm512_min_epu16(least[c], _mm512_xor_si512(x, cand[c]));
-            }
-        }
-        for (int c = 0; c < K; c++) {
-            __mmask32 h = _mm512_cmpeq_epi16_mask(least[c], _mm512_setzero_si512());
-            for (size_t t = 0; t < 32; t++)
-                p->hit[c][j + t] = (uint8_t)(((h >> t) & 1) | (more ? p->hit[c][j + t] : 0));
-        }
-    }
-}
-#endif
+/* ---- 2. the candidates against every far part: s->kern->hits (frontier_simd.c) ----------- */
 
 /* The coverage of the values of rare class below each position's first candidate, made
  * beforehand (the helper's work, when there is one; the settling makes the others). */
@@ -240,12 +198,8 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
                 return 0;
             pooled += at < s->base;
         }
-#ifdef BLOCK_AVX512
-    hits_avx512(s, j0, p->far, nfar, p->src, p, 0);
+    s->kern->hits(&p->cand[0][0], &p->hit[0][0], j0, p->far, nfar, s->nsplit, p->src, 0);
     return 1;
-#else
-    return 0; /* never: fr_blocks_ready says no without the vectors */
-#endif
 }
 
 /* ---- settling a block, each position in order ----------------------------------------------- */
@@ -418,9 +372,7 @@ static int mid_parts(const fr_state *s, uint64_t m0, block_prep *p, size_t j0, b
         for (size_t i = 0; i < kept; i++)
             b->src[k * kept + i] = b->src[k * b->nnear + i];
     b->nnear = kept;
-#ifdef BLOCK_AVX512
-    hits_avx512(s, j0, b->mid, b->nmid, b->msrc, p, 1);
-#endif
+    s->kern->hits(&p->cand[0][0], &p->hit[0][0], j0, b->mid, b->nmid, s->nsplit, b->msrc, 1);
     return 0;
 }
 
@@ -507,12 +459,35 @@ static int wait_for(pipe_ctx *c, volatile uint64_t *what, uint64_t value)
 #endif
 enum { AHEAD = FR_AHEAD, AHEAD_LEAST = (AHEAD + 1) * S };
 
+/* Before waiting for the calling thread to settle sub-block `want`, the helper uses the time
+ * on the next block (prepared, not yet handed over: only the helper touches its coverage):
+ * a position's value is at least its first candidate, so every value of rare class below it
+ * will be asked for there, and the later pairs of those not covered yet are tried now, a
+ * position at a time while the calling thread is still busy.  (Officers: a quarter of the
+ * calling thread's time had gone to those pairs; done for every position the helper became
+ * the longer side.) */
+static void cover_while_waiting(pipe_ctx *c, uint64_t want, const block_prep *next, size_t *j)
+{
+    while (next && *j < B && load_acq(&c->settled) < want &&
+           !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+        if (next->ncand[*j])
+            fr_cover_ahead(c->s, next->n0, *j, next->cand[0][*j]);
+        (*j)++;
+    }
+}
+
 static void *helper_main(void *arg)
 {
     pipe_ctx *c = (pipe_ctx *)arg;
+    const block_prep *ahead = NULL; /* prepared ahead, not yet handed over */
+    size_t ahead_j = 0;
     if (!wait_for(c, &c->ready, 1)) /* the calling thread prepares the first block */
         return NULL;
     for (uint64_t u = 1; u < c->subs; u++) {
+        if (u >= AHEAD)
+            cover_while_waiting(c, u - AHEAD, ahead, &ahead_j);
+        if (u % SUBS == 0)
+            ahead = NULL; /* handed over below */
         if (u >= AHEAD && !wait_for(c, &c->settled, u - AHEAD)) /* values below u - AHEAD */
             break;
         block_prep *p = &c->b->prep[(u / SUBS) & 1];
@@ -529,6 +504,8 @@ static void *helper_main(void *arg)
                 break;
             publish(c, &c->ready, u + 1);
             prepare_block(c->s, c->start + next * B, &c->b->prep[next & 1], 1);
+            ahead = &c->b->prep[next & 1];
+            ahead_j = 0;
             continue;
         }
         publish(c, &c->ready, u + 1);
@@ -554,7 +531,7 @@ static void free_work(block_work *b)
 
 int fr_blocks_ready(const fr_state *s, uint64_t n0)
 {
-    return fr_vectors_ready() && fr_cover_active(s, n0);
+    return fr_cover_active(s, n0);
 }
 
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)

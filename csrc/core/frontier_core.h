@@ -5,6 +5,7 @@
  *   frontier_step.c    a step: the far marks a group ahead, the finisher and its helpers
  *   frontier_cover.c   witnesses for values of rare class, a block of positions at a time
  *   frontier_block.c   a step a block at a time once the coverage is ready
+ *   frontier_simd.c    the blocks' two vector kernels on each path (AVX-512, AVX2, portable)
  */
 #ifndef NIMBERS_FRONTIER_CORE_H
 #define NIMBERS_FRONTIER_CORE_H
@@ -54,16 +55,54 @@ enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
  * nor of the last 256 positions before that (a helper makes it while those are settled) */
 #define FR_BLOCK 512
 #define FR_LAG (2 * FR_BLOCK + 256)
+/* FR_SUB: the positions whose candidates are checked at once; FR_K: a position's candidates
+ * (frontier_block.c); FR_CW: words of a block's bitset; FR_CSPAN: positions in each ring of
+ * the coverage's bitsets (frontier_cover.c) */
+#ifndef FR_CANDIDATES
+#define FR_CANDIDATES 8
+#endif
+#define FR_SUB 128
+#define FR_K FR_CANDIDATES
+#define FR_CW (FR_BLOCK / 64)
+#ifndef FR_CSPAN
+#define FR_CSPAN (1 << 18)
+#endif
 enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
        MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
 
 typedef struct fr_cover fr_cover;
+typedef struct fr_kernels fr_kernels;
 
 typedef struct {
     uint64_t p;
     uint32_t g;
     uint32_t rare; /* of rare class (else one of the first heap sizes) */
 } part;
+
+/* A witness of the coverage: heap size a, whose split with a position of the frequent value
+ * of index t reaches the value whose list holds the pair (frontier_cover.c). */
+typedef struct {
+    uint32_t a;
+    uint32_t t;
+} cover_pair;
+
+/* The blocks' vector kernels, one set per path (frontier_simd.c).
+ * hits: for the FR_SUB positions j0 .. of a block, hit[c * FR_BLOCK + j] = 1 (or'ed in when
+ *   more) where g(p) ^ g(partner) equals the candidate cand[c * FR_BLOCK + j] for some far part
+ *   p = far[i] and split k; sources[k * nfar + i][j - j0] is that partner's value.
+ * cover: ors the pairs list[from ..) into the 8 words acc of the block n0 (acc is zero when
+ *   from is 0): the bits of frequent value t's ring (rows + t * row_words) from n0 - k - a; it
+ *   stops, checking every 8 pairs, once all bits are set, or bit `bit` (< FR_BLOCK) is set, or
+ *   at len; returns the pairs used. */
+struct fr_kernels {
+    const char *name;
+    void (*hits)(const uint16_t *cand, uint8_t *hit, size_t j0, const part *far, size_t nfar,
+                 size_t nsplit, const uint16_t *const *sources, int more);
+    size_t (*cover)(const uint64_t *rows, size_t row_words, const size_t *split, size_t nsplit,
+                    uint64_t n0, const cover_pair *list, size_t from, size_t len, size_t bit,
+                    uint64_t *acc);
+};
+const fr_kernels *fr_kernels_of(int path);
 
 typedef struct {
     uint8_t *tab;       /* G rows of 2^bits marks */
@@ -107,6 +146,8 @@ struct fr_state {
     slot slots[SLOTS];
     size_t slot_bits;
     fr_cover *cover; /* witnesses a block at a time (frontier_cover.c); the finisher's */
+    int path;                /* FR_PATH_*: the blocks' kernels (frontier_simd.c) */
+    const fr_kernels *kern;
 };
 
 /* The rare class is the one closed under the XOR of two parts: with the parity term and splits
@@ -151,7 +192,7 @@ static inline int fr_value(const fr_state *s, uint64_t i, uint32_t *v)
 }
 int fr_parts_reserve(fr_state *s, size_t need);
 int fr_accept(fr_state *s, uint16_t v);
-/* frontier_cover.c (the coverage and the blocks use AVX-512: fr_vectors_ready) */
+/* frontier_cover.c (its words made by s->kern->cover) */
 int fr_cover_refresh(fr_state *s);
 void fr_cover_note(fr_state *s, uint64_t n, uint16_t v);
 /* FR_BLOCK positions n0 .. (n0 a multiple of it) may use the coverage. */
@@ -161,6 +202,10 @@ int fr_cover_active(const fr_state *s, uint64_t n0);
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
 /* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
+/* The coverage of the values of rare class below c at n0 + j, extended (each value's later
+ * pairs, for the whole block) until it reaches n0 + j or the pairs run out: what
+ * fr_cover_pending will ask of them, asked ahead by a helper; only where fr_cover_active. */
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c);
 /* The values v < c of rare class at n that neither row nor the coverage marks reached, into
  * pending: their number; only where fr_cover_active. */
 size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,

@@ -8,10 +8,11 @@
  * frequent values t of the frontier the engine keeps one bitset each over recent positions
  * (bit q set when g(q) = t).  A heap size a of the head with g(a) = v ^ t reaches v at every
  * position n of a block with g(n - k - a) = t: the bitset of t read from n0 - k - a gives those
- * positions for the whole block in a few word operations (eight words of 64 positions, one
- * AVX-512 register).  For each value the first PAIRS_FIRST pairs (a, t), taken by t's
- * frequency, cover the block at once; a position that needs the value and is still not
- * covered has the block's next pairs tried, until it is (or they run out: then the search).
+ * positions for the whole block in a few word operations (eight words of 64 positions: one
+ * AVX-512 register, two of AVX2; frontier_simd.c).  For each value the first PAIRS_FIRST
+ * pairs (a, t), taken by t's frequency, cover the block at once; a position that needs the
+ * value and is still not covered has the block's next pairs tried, until it is (or they run
+ * out: then the search).
  * Every bit set is a genuine split, so the coverage only ever proves reached values: the
  * values computed do not depend on it.
  */
@@ -21,11 +22,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(FR_NO_AVX512)
-#include <immintrin.h>
-#define COVER_AVX512 1
-#endif
 
 /* CB: the block, in positions (CW words of 64); CT: at most this many frequent values get a
  * bitset; CAMAX: witnesses from the head are heap sizes below it; CPAIRS: room for the pairs
@@ -41,17 +37,15 @@
 #ifndef FR_PAIRS_FIRST
 #define FR_PAIRS_FIRST 200
 #endif
+#ifndef FR_CAMAX
+#define FR_CAMAX (1 << 16)
+#endif
 #ifndef FR_PAIRS_COMMON
 #define FR_PAIRS_COMMON 1200
 #endif
-enum { CB = FR_BLOCK, CW = CB / 64, CT = FR_TOP, CAMAX = 1 << 16, CPAIRS = 1200, CSPAN = 1 << 18,
+enum { CB = FR_BLOCK, CW = FR_CW, CT = FR_TOP, CAMAX = FR_CAMAX, CPAIRS = 1200, CSPAN = FR_CSPAN,
        CVALUES = 1024, PAIRS_RARE = FR_PAIRS_RARE, PAIRS_FIRST = FR_PAIRS_FIRST,
        PAIRS_COMMON = FR_PAIRS_COMMON };
-
-typedef struct {
-    uint32_t a;  /* the witness's heap size */
-    uint32_t t;  /* the frequent value's index */
-} cover_pair;
 
 struct fr_cover {
     uint16_t top[CT];
@@ -306,7 +300,7 @@ int fr_cover_refresh(fr_state *s)
     size_t amax = CAMAX;
     while (amax > s->nhead)
         amax /= 2;
-    if (amax < 4 * CB || s->done < 4 * (uint64_t)amax || !fr_vectors_ready())
+    if (amax < 4 * CB || s->done < 4 * (uint64_t)amax)
         return 0;
     if (!s->cover && !(s->cover = cover_new()))
         return -1;
@@ -325,64 +319,13 @@ int fr_cover_refresh(fr_state *s)
 
 /* ---- the words of a block ---------------------------------------------------------------- */
 
-#ifdef COVER_AVX512
-/* Ors the pairs list[from ..) into the words acc of the block n0 (zero when from is 0) until
- * every position is covered, or position `bit` when it is below CB, or the pairs run out
- * at len: returns the pairs used. */
-__attribute__((target("avx512f,avx512vbmi2"))) static size_t
-cover_value_avx512(const fr_state *s, const fr_cover *c, uint64_t n0, const cover_pair *list,
-                   size_t from, size_t len, size_t bit, uint64_t *acc)
-{
-    __m512i sum = from ? _mm512_loadu_si512((const void *)acc) : _mm512_setzero_si512();
-    __m512i ones = _mm512_set1_epi64(-1), one = _mm512_setzero_si512();
-    if (bit < CB)
-        one = _mm512_mask_set1_epi64(one, (__mmask8)(1u << (bit >> 6)),
-                                     (long long)((uint64_t)1 << (bit & 63)));
-    size_t i = from;
-    while (i < len) {
-        for (size_t k = 0; k < s->nsplit; k++) {
-            uint64_t at = (n0 - s->split[k] - list[i].a) & (CSPAN - 1);
-            const uint64_t *w = c->rows + list[i].t * c->row_words + (at >> 6);
-            __m512i lo = _mm512_loadu_si512((const void *)w);
-            __m512i hi = _mm512_alignr_epi64(_mm512_set1_epi64((long long)w[CW]), lo, 1);
-            sum = _mm512_or_si512(sum, _mm512_shrdv_epi64(lo, hi, _mm512_set1_epi64((long long)(at & 63))));
-        }
-        if ((++i & 7) == 0 && (_mm512_cmpneq_epi64_mask(sum, ones) == 0 ||
-                               _mm512_test_epi64_mask(sum, one) != 0))
-            break;
-    }
-    _mm512_storeu_si512((void *)acc, sum);
-    return i;
-}
-#endif
-
-int fr_vectors_ready(void)
-{
-#ifdef COVER_AVX512
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                __builtin_cpu_supports("avx512vbmi2");
-    }
-    return known;
-#else
-    return 0;
-#endif
-}
-
-/* cover_value_avx512 where there are vectors (the only builds with a coverage). */
+/* The kernel of this engine's path (frontier_simd.c). */
 static size_t cover_value(const fr_state *s, const fr_cover *c, uint64_t n0,
                           const cover_pair *list, size_t from, size_t len, size_t bit,
                           uint64_t *acc)
 {
-#ifdef COVER_AVX512
-    return cover_value_avx512(s, c, n0, list, from, len, bit, acc);
-#else
-    (void)s, (void)c, (void)n0, (void)list, (void)from, (void)bit;
-    memset(acc, 0, CW * sizeof(uint64_t)); /* never: no coverage is built without the vectors */
-    return len;
-#endif
+    return s->kern->cover(c->rows, c->row_words, s->split, s->nsplit, n0, list, from, len, bit,
+                          acc);
 }
 
 /* Whether the block n0 may use the coverage: its partners n0 - k - a lie in the bitsets. */
@@ -430,6 +373,16 @@ static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_
     c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS,
                                           c->upto[h][v], c->npairs[v], j, c->words[h][v]);
     return (words[j >> 6] >> (j & 63)) & 1;
+}
+
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c)
+{
+    fr_cover *cover = s->cover;
+    uint64_t n = n0 + j;
+    const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
+    size_t nrare = s->nrare_values[(n - s->kmin) & 1];
+    for (size_t i = 0; i < nrare && rare[i] < c && rare[i] < cover->nvalues; i++)
+        covers(s, cover, n0, rare[i], j);
 }
 
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)

@@ -1,10 +1,36 @@
 /*
  * frontier.c -- the binding of the frontier engine (csrc/core/frontier.h): an engine is a
  * capsule; its steps run with the GIL released and stop on Ctrl-C, keeping what they made.
+ * NIMBERS_FRONTIER_PATH=avx512|avx2|portable (read when an engine is made) forces the block
+ * engine's vector kernels onto a narrower path; a path this CPU lacks is a ValueError.
  */
 #include "bindings.h"
 
 #include "frontier.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The path named by NIMBERS_FRONTIER_PATH ("auto" or unset: the widest this CPU runs), or -1
+ * with a ValueError set. */
+static int path_from_environment(void)
+{
+    const char *name = getenv("NIMBERS_FRONTIER_PATH");
+    if (!name || !*name || strcmp(name, "auto") == 0)
+        return fr_path_best();
+    for (int p = 0; p < FR_PATHS; p++) {
+        if (strcmp(name, fr_path_name(p)) != 0)
+            continue;
+        if (fr_path_supported(p))
+            return p;
+        PyErr_Format(PyExc_ValueError, "NIMBERS_FRONTIER_PATH=%s: this CPU lacks the "
+                     "instructions of that path (it runs %s)", name, fr_path_name(fr_path_best()));
+        return -1;
+    }
+    PyErr_Format(PyExc_ValueError, "NIMBERS_FRONTIER_PATH=%s: not a path (avx512, avx2, "
+                 "portable or auto)", name);
+    return -1;
+}
 
 #define CAPSULE "nimbers.frontier"
 
@@ -52,6 +78,9 @@ static PyObject *py_frontier_new(PyObject *mod, PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_ValueError, "frontier_new: threads 1..64, head and window >= 0");
         return NULL;
     }
+    int path = path_from_environment();
+    if (path < 0)
+        return NULL;
     unsigned rules[33];
     Py_ssize_t nrules = 0;
     if (args[0] != Py_None) {
@@ -82,6 +111,7 @@ static PyObject *py_frontier_new(PyObject *mod, PyObject *const *args, Py_ssize_
                                           "leave three heaps or never two");
         return NULL;
     }
+    fr_set_path(s, path); /* supported: checked above */
     PyObject *cap = PyCapsule_New(s, CAPSULE, capsule_free);
     if (!cap)
         fr_free(s);
@@ -221,12 +251,43 @@ static PyObject *py_frontier_info(PyObject *mod, PyObject *arg)
                          (unsigned long long)i.blocked);
 }
 
-/* frontier_vectors() -> bool: whether this CPU runs the engine's blocks (AVX-512 F, BW, VBMI2) */
+/* frontier_vectors() -> bool: whether this CPU runs a vector path wider than the portable one
+ * (AVX2 or AVX-512; every CPU runs the blocks, on the portable path at least) */
 static PyObject *py_frontier_vectors(PyObject *mod, PyObject *unused)
 {
     (void)mod;
     (void)unused;
-    return PyBool_FromLong(fr_vectors_ready());
+    return PyBool_FromLong(fr_path_best() != FR_PATH_PORTABLE);
+}
+
+/* frontier_paths() -> tuple of the paths this CPU runs, narrowest first */
+static PyObject *py_frontier_paths(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    PyObject *out = PyTuple_New(0);
+    for (int p = 0; out && p < FR_PATHS; p++) {
+        if (!fr_path_supported(p))
+            continue;
+        PyObject *name = PyUnicode_FromString(fr_path_name(p));
+        if (!name || _PyTuple_Resize(&out, PyTuple_GET_SIZE(out) + 1) < 0) {
+            Py_XDECREF(name);
+            Py_XDECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, PyTuple_GET_SIZE(out) - 1, name);
+    }
+    return out;
+}
+
+/* frontier_path(engine) -> str: the path of the engine's vector kernels */
+static PyObject *py_frontier_path(PyObject *mod, PyObject *arg)
+{
+    (void)mod;
+    fr_state *s = engine_of(arg);
+    if (!s)
+        return NULL;
+    return PyUnicode_FromString(fr_path_name(fr_get_path(s)));
 }
 
 static PyMethodDef frontier_methods[] = {
@@ -243,7 +304,11 @@ static PyMethodDef frontier_methods[] = {
     {"frontier_info", py_frontier_info, METH_O,
      "frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near, blocked)"},
     {"frontier_vectors", py_frontier_vectors, METH_NOARGS,
-     "frontier_vectors() -> bool: whether this CPU runs the blocks (AVX-512 F, BW, VBMI2)"},
+     "frontier_vectors() -> bool: whether this CPU runs a vector path (AVX2 or AVX-512)"},
+    {"frontier_paths", py_frontier_paths, METH_NOARGS,
+     "frontier_paths() -> tuple: the block engine's paths this CPU runs, narrowest first"},
+    {"frontier_path", py_frontier_path, METH_O,
+     "frontier_path(engine) -> str: 'avx512', 'avx2' or 'portable' (NIMBERS_FRONTIER_PATH)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -118,6 +118,14 @@ def test_two_digit_octals_against_oracle(code):
     check_against_oracle(q, lambda h: octal_options(code, h), 3, 2)
 
 
+@pytest.mark.parametrize("code", ["0.137", "0.351", "0.456", "0.607", "0.777", "0.164"])
+def test_three_digit_octals_against_oracle(code):
+    """A sample of the misère census's three-digit classes, against the brute force."""
+    q = misere_quotient(octal_game(code), 7, time_limit=10)
+    assert q.proved
+    check_against_oracle(q, lambda h: octal_options(code, h), 3, 2)
+
+
 def test_dawsons_kayles_against_oracle():
     q = misere_quotient(octal_game("0.07"), 11)
     assert q.proved and q.orders[9:] == (12, 12)      # the first split, at heap 10
@@ -249,8 +257,11 @@ def test_heap_game_answers_from_its_quotient():
         assert game.is_losing(list(x), misere=True) == losing(x), x
     for x in [(5, 9), (2, 3), (4, 4, 6)]:
         assert (game.misere_nim_value(list(x)) == 0) == losing(x)
-    with pytest.raises(ValueError):       # past heap 12: the bounded search refuses
-        game.winning_move([20, 21, 22, 23], misere=True)
+    # past heap 12 and past the search's 40 tokens: a quotient to heap 23 is computed and
+    # kept (issue 38, item 4; the bounded search refused before)
+    move = game.winning_move([20, 21, 22, 23], misere=True)
+    assert game._quotient.max_heap >= 23
+    assert (move is None) == game.is_losing([20, 21, 22, 23], misere=True)
 
 
 def test_use_quotient_proves_first():
@@ -269,7 +280,7 @@ def test_cli_quotient(capsys):
     assert "order 8" in out and "⟨a, b, c | a² = 1, b³ = b, bc = ab, c² = b²⟩" in out
     assert main(["heap", "0.75", "--quotient", "8", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["order"] == 8 and data["p_words"] == ["a", "b²"]
+    assert data["readable"]["order"] == 8 and data["readable"]["p_words"] == ["a", "b²"]
     with pytest.raises(SystemExit) as stop:  # refused while the arguments are read
         main(["heap", "0.75", "--quotient", "-1"])
     assert stop.value.code == 2 and "must be non-negative" in capsys.readouterr().err

@@ -44,7 +44,7 @@ def test_there_are_results() -> None:
 def test_each_row_is_consistent(name: str) -> None:
     s = _stats(name)
     rare, records = _pairs(name, "rare.csv"), _pairs(name, "records.csv")
-    assert len(rare) == s.rare and (rare[-1][0] if rare else 0) == s.last_rare
+    assert len(rare) == s.rare_count and (rare[-1][0] if rare else 0) == s.last_rare
     assert len(records) == s.records and records[-1] == (s.largest_at, s.largest)
     assert all(b[1] > a[1] and b[0] > a[0] for a, b in zip(records, records[1:]))
     if s.proven:
@@ -60,7 +60,7 @@ def test_solved_rows_equal_czajkas_table(name: str) -> None:
     assert (s.preperiod, s.period) == (int(prefix), int(period))
     assert (s.largest_at, s.largest) == (int(largest_at), int(largest))
     if mask != "-":
-        assert (s.mask_name, s.rare, s.last_rare) == (mask, int(rare), int(last))
+        assert (s.mask_name, s.rare_count, s.last_rare) == (mask, int(rare), int(last))
 
 
 @pytest.mark.parametrize("name", [r for r in ("0.16", "0.56", "0.127") if r in ROWS])

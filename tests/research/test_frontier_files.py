@@ -59,7 +59,7 @@ def test_the_statistics_are_the_heap_commands(tmp_path: Path, code: str, n: int)
     stats = frontier_run(code, n, tmp_path, threads=1, head=8192, window=1 << 17,
                          stop_at_proof=False, progress=False)
     assert stats.mask_name == expected.mask_name
-    assert (stats.rare, stats.last_rare) == (expected.rare_count, expected.last_rare)
+    assert (stats.rare_count, stats.last_rare) == (expected.rare_count, expected.last_rare)
     with open(tmp_path / "rare.csv") as f:
         rows = list(csv.reader(f))[1:]
     assert [int(r[0]) for r in rows] == expected.rare_positions.tolist()

@@ -27,7 +27,7 @@ EXAMPLE = ("nimbers census --digits 3 --until 2^24 --out census3;  nimbers censu
            "census3 --until 2^26;  nimbers census verify census3;  nimbers census report "
            "census3;  nimbers census export census3 --format md")
 
-_ACTIONS = ("run", "deepen", "verify", "report", "export", "compare")
+_ACTIONS = ("run", "deepen", "verify", "report", "export", "compare", "misere")
 #: the most bytes a --codes file may hold
 MAX_CODES_BYTES = 1 << 20
 
@@ -39,10 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "naming the first row that fails); report DIR: counts, the frontier "
                         "and open games, a PNG plot; export DIR: the table in the published "
                         "columns; compare DIR TABLE: every row that differs from a published "
-                        "table (exit 1 when one does)")
+                        "table (exit 1 when one does); misere DIR: the misère quotients of every "
+                        "class (--max-heap, --max-order, --table)")
     p.add_argument("dir", nargs="?", metavar="DIR",
                    help="the census's directory (for run, the same as --out)")
-    p.add_argument("table", nargs="?", metavar="TABLE",
+    p.add_argument("published", nargs="?", metavar="TABLE",
                    help="compare: a published table (T. Czajka's columns, whitespace or CSV)")
     p.add_argument("--until", type=count_type(64, 2**40), metavar="N",
                    help="the depth: heap sizes every open class is taken to (default 2^24); "
@@ -77,13 +78,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE.png",
                    help="report: where the plot goes (default DIR/census.png; needs matplotlib)")
     p.add_argument("--json", action="store_true", help="report: the counts and rows as JSON")
+    from .census_misere import add_misere_arguments   # misere DIR: the misère quotients
+    add_misere_arguments(p)
 
 
 def run(args: argparse.Namespace) -> str:
-    if args.table is not None and args.action != "compare":
-        raise ValueError(f"census {args.action} takes one directory, not {args.table!r} too")
+    if args.published is not None and args.action != "compare":
+        raise ValueError(f"census {args.action} takes one directory, not {args.published!r} too")
     if args.budget is not None and args.action != "verify":
         raise ValueError("--budget is for census verify: a census runs by depth (--until N)")
+    if args.action == "misere":
+        from .census_misere import run_misere
+        return run_misere(args)
     return {"verify": _verify, "report": _report, "deepen": _deepen, "export": _export,
             "compare": _compare}.get(args.action, _census)(args)
 
@@ -187,9 +193,9 @@ def _compare(args: argparse.Namespace) -> str:
     from ..research.export import compare_table
 
     directory = _directory(args)
-    if args.table is None:
+    if args.published is None:
         raise ValueError("census compare needs a table: nimbers census compare DIR TABLE")
-    found = compare_table(read_rows(directory, repair=False), args.table)
+    found = compare_table(read_rows(directory, repair=False), args.published)
     text = str(found)
     if found.differences:
         write_out(text, sys.stdout)

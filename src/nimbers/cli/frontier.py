@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 
 from .options import UsageError, count_type, seconds_type
@@ -58,5 +57,5 @@ def run_command(args: argparse.Namespace) -> str:
                          threads=args.threads, interval=args.interval,
                          stop_at_proof=not args.go_on, fresh=args.fresh)
     if getattr(args, "json", False):
-        return json.dumps({**dataclasses.asdict(stats), "mask": stats.mask_name}, indent=1)
+        return json.dumps(stats.as_json(), indent=1)
     return stats.summary()

@@ -153,7 +153,7 @@ def _heap(args: argparse.Namespace) -> str | None:
     if args.json:
         data: dict[str, Any] = {"game": game.name, "code": game.code}
         if stats is not None:
-            data["stats"] = str(stats)
+            data["stats"] = stats.as_dict()
             if found is not None:
                 data["period"] = found
             return to_json(data)
@@ -203,7 +203,9 @@ def _position_report(played: tuple[Any, Any], as_json: bool) -> str:
     else:
         verdict = (f"N-position under {rule}: the player to move wins; a winning move: "
                    f"{game.describe(move, position)}")
-    return f"{game.name}\n{label}: {write_integer(value)}\n{verdict}"
+    from ..play.base import UNKNOWN_VALUE
+    said = UNKNOWN_VALUE if value is None else write_integer(value)
+    return f"{game.name}\n{label}: {said}\n{verdict}"
 
 
 def _misere_heap_values(game: Any, count: int, genus: bool, as_json: bool) -> str:

@@ -4,7 +4,9 @@ Heaps (Winning Ways ch. 4): ``take 2 from heap 1`` or ``1:2``, with the heaps le
 move could leave different ones (``1:2 -> 3 4``, ``take 2 from heap 1 leaving 3 and 4``),
 ``0 -> 1 3`` (heap 0 becomes heaps of 1 and 3), ``split heap 0 into 3 and 4``.  Coins
 (ch. 14): the coins turned, ``turn 1 4``; on a board, coins as ``row:column``.  Numbers
-follow :mod:`.numbers`' rule.  Readers return data, writers text; neither knows a game.
+follow :mod:`.numbers`' rule (a ``+`` may lead, a ``-`` is refused with its reason), each at
+most :data:`MOVE_MOST`: no heap, coin or count a move names is larger, and a longer number is
+refused in the notation's words.  Readers return data, writers text; neither knows a game.
 
 >>> read_heap_move("take 2 from heap 1")
 HeapMove(heap=1, take=2, left=None)
@@ -12,6 +14,12 @@ HeapMove(heap=1, take=2, left=None)
 (HeapMove(heap=0, take=1, left=(1, 3)), HeapMove(heap=0, take=None, left=(3, 4)))
 >>> say_heap_move(1, 2, (3, 2))
 'take 2 from heap 1, leaving 3 and 2'
+>>> read_heap_move("take +3 from heap 0")
+HeapMove(heap=0, take=3, left=None)
+>>> read_heap_move("take 1 from heap " + "9" * 5000)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+nimbers.notation.numbers.NotationError: heap: at most 2^63 - 1, got 99999...9... (5000 characters)
 """
 
 from __future__ import annotations
@@ -24,15 +32,18 @@ from .positions import read_cell
 
 __all__ = ["HeapMove", "read_heap_move", "read_coin_move", "read_board_move",
            "say_heap_move", "say_sizes", "say_count", "say_coin_move", "say_board_move",
-           "type_heap_move", "MOVE_WORDS"]
+           "type_heap_move", "MOVE_WORDS", "MOVE_MOST"]
 
-_N = r"([0-9][0-9a-fA-FxXoObB_]*)"
+_N = r"([+-]?[0-9][0-9a-fA-FxXoObB_]*)"
 _HEAP_WORD = r"(?:heap|pile)"
 _TAKE = re.compile(rf"^take {_N} from {_HEAP_WORD} {_N}(?: (?:leaving|->) ?(.*))?$")
 _COLON = re.compile(rf"^{_N} ?: ?{_N}(?: ?(?:leaving|->) ?(.*))?$")
 _ARROW = re.compile(rf"^{_N} ?-> ?(.*)$")
 _SPLIT = re.compile(rf"^split {_HEAP_WORD} {_N} into (.*)$")
 _BARE = re.compile(rf"^{_N}(?: {_N})+$")
+
+#: The largest number a move may name (a heap, a coin, tokens taken or left).
+MOVE_MOST = 2**63 - 1
 
 #: words a typed coin move may carry around its coins
 MOVE_WORDS = ("turn", "coin", "coins", "corners", "and")
@@ -49,7 +60,7 @@ class HeapMove(NamedTuple):
 
 def _number(word: str, what: str) -> int:
     try:
-        return read_integer(word)
+        return read_integer(word, most=MOVE_MOST)
     except NotationError as exc:
         raise NotationError(f"{what}: {exc}") from None
 
@@ -68,8 +79,8 @@ def read_heap_move(text: str, word: str = "heap") -> HeapMove:
     for pattern in (_TAKE, _COLON):
         m = pattern.match(t)
         if m:
-            first, second = _number(m.group(1), word), _number(m.group(2), word)
-            heap, take = (second, first) if pattern is _TAKE else (first, second)
+            at, took = (2, 1) if pattern is _TAKE else (1, 2)
+            heap, take = _number(m.group(at), word), _number(m.group(took), "tokens taken")
             return HeapMove(heap, take, _left(m.group(3)))
     for pattern in (_ARROW, _SPLIT):
         m = pattern.match(t)
@@ -101,7 +112,7 @@ def read_board_move(text: str, example: str = "1:2 3:5") -> list[tuple[int, int]
         raise NotationError(f"{text!r} is not a move: type coins as row:column, e.g. "
                             f"'{example}'")
     try:
-        return [(cell[0], cell[1]) for cell in map(read_cell, words)]
+        return [(cell[0], cell[1]) for cell in (read_cell(w, MOVE_MOST) for w in words)]
     except NotationError as exc:
         raise NotationError(f"{exc} (e.g. '{example}')") from None
 

@@ -6,6 +6,9 @@ from typing import Any
 
 from ..games.vocabulary import Ruleset
 
+#: said in place of a misère value that only the outcome of is known (from a misère quotient)
+UNKNOWN_VALUE = "past the search (the outcome is the misère quotient's)"
+
 
 # ---- what every game shares -------------------------------------------------------------------
 
@@ -83,20 +86,36 @@ class GamePlay:
         that every move loses."""
         if self.over(position):  # the game is over: no value to speak of, no move to make
             return "no move is left"
-        if self.misere:
-            label, value = "misère value", self.ruleset.misere_nim_value(position)
-        else:
-            label, value = "value", self.ruleset.nim_value(position)
+        value = self.value(position)
         move = self.ruleset.winning_move(position, misere=self.misere)
+        said = f"{self.value_label} {value}" if value is not None else \
+            f"{self.value_label} {UNKNOWN_VALUE}"
         if move is None:
-            return (f"{label} {value} (a P-position): every move loses against best play")
-        return f"{label} {value} (an N-position): a winning move is {self.describe(move, position)}"
+            return (f"{said} (a P-position): every move loses against best play")
+        return f"{said} (an N-position): a winning move is {self.describe(move, position)}"
 
-    def verdict(self, position: Any) -> tuple[int, Any]:
-        """The value (the misère value under misère play) and a winning move or None, as
-        ``hint`` says them; for the command line's analysis of a position."""
-        value = self.ruleset.misere_nim_value(position) if self.misere else \
-            self.ruleset.nim_value(position)
+    @property
+    def value_label(self) -> str:
+        return "misère value" if self.misere else "value"
+
+    def value(self, position: Any) -> int | None:
+        """The value (the misère value under misère play); None for a misère N-position
+        past the search, whose outcome a misère quotient gives but not its value; the
+        ruleset's ValueError when neither can answer."""
+        if not self.misere:
+            return int(self.ruleset.nim_value(position))
+        try:
+            return int(self.ruleset.misere_nim_value(position))
+        except ValueError:
+            if self.ruleset.is_losing(position, misere=True):  # (the quotient's refusal, if any)
+                return 0
+            return None
+
+    def verdict(self, position: Any) -> tuple[int | None, Any]:
+        """The value (the misère value under misère play; None where only the outcome is
+        known, see :meth:`value`) and a winning move or None, as ``hint`` says them; for the
+        command line's analysis of a position."""
+        value = self.value(position)
         if self.over(position):  # no move: nothing to win with (the misère mover has won)
             return value, None
         return value, self.ruleset.winning_move(position, misere=self.misere)

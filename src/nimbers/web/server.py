@@ -12,6 +12,9 @@ a body over 64 KiB; 422 when the computation ran past the time limit; 503 when e
 stayed busy, or when the server is stopping.  Bound to a loopback address, the server answers
 only requests whose one Host header names a loopback host (400 for a malformed or repeated
 Host, 403 for another name).
+
+Under load every request gets an answer, 503 when the server is saturated, from a fixed set
+of threads (:mod:`.connections`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from . import params as P
+from .connections import BoundedConnections
 from .worker import Busy, Stopping, TooMuchWork, WorkerPool, WorkFailed
 
 __all__ = ["Endpoint", "ENDPOINTS", "PlaygroundServer", "make_server", "loopback_host"]
@@ -332,8 +336,9 @@ def parse_body(raw: bytes) -> dict[str, Any]:
     return body
 
 
-class PlaygroundServer(ThreadingHTTPServer):
-    """A threading HTTP server with a worker pool for the computations."""
+class PlaygroundServer(BoundedConnections, ThreadingHTTPServer):
+    """An HTTP server with a fixed set of threads for the connections (see
+    :mod:`.connections`) and a worker pool for the computations."""
 
     daemon_threads = True
     allow_reuse_address = True
@@ -347,9 +352,11 @@ class PlaygroundServer(ThreadingHTTPServer):
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
+        self.start_handlers()
 
     def server_close(self) -> None:
         super().server_close()
+        self.stop_handlers()
         self.pool.close()
 
     def stop_work(self, wait: float = 5.0) -> int:
@@ -388,7 +395,7 @@ class _Handler(BaseHTTPRequestHandler):
     # headers and body leave in two writes: without this, Nagle's algorithm holds the body
     # until the client's delayed ACK, 40 ms later, on every keep-alive request
     disable_nagle_algorithm = True
-    timeout = 60  # seconds an idle keep-alive connection may hold its thread
+    timeout = 10  # seconds an idle keep-alive connection may hold its thread
     _extra_headers: dict[str, str] = {}
 
     # -- answers --
@@ -399,6 +406,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         for name, value in self._extra_headers.items():
             self.send_header(name, value)
+        if self.server.crowded():  # others wait for this thread
+            self.close_connection = True
         if self.close_connection:  # say so: a keep-alive client would send its next request
             self.send_header("Connection", "close")
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -510,7 +519,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _compute(self, endpoint: Endpoint, query: dict[str, Any]) -> None:
         try:
             kwargs = endpoint.arguments(query)
-            result = self.server.pool.call(endpoint.function, kwargs)
+            result = self.server.pool.call(endpoint.function, kwargs, self.server.crowded)
         except (ValueError, TypeError, ZeroDivisionError) as exc:
             return self._error(400, str(exc))
         except TooMuchWork as exc:

@@ -15,6 +15,13 @@ threads, and the program that started the server is not imported again (as
 multiprocessing's spawn and forkserver methods would do).  A replacement costs the library's
 import, a fraction of a second, and happens only after a computation was stopped.
 
+On POSIX systems each worker also holds the reading end of a pipe (its *lifeline*) whose
+writing end only the server process holds, and a thread that waits on it: when the server
+dies, however it dies (``kill -9`` included), the kernel closes the writing end and the
+worker exits at once, even in the middle of a computation.  (Linux's ``PR_SET_PDEATHSIG``
+would not do: it fires when the *thread* that started the child ends, and replacements are
+started by short-lived threads.)
+
 >>> with WorkerPool(workers=1, time_limit=5) as pool:
 ...     pool.call("calculate", {"op": "mul", "a": 5, "b": 11})["result"]["dec"]
 '12'
@@ -32,7 +39,7 @@ import sys
 import threading
 import traceback
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 __all__ = ["WorkerPool", "TooMuchWork", "Busy", "Stopping", "WorkFailed", "CLIENT_ERRORS"]
 
@@ -50,6 +57,10 @@ class Busy(Exception):
 
 class Stopping(Busy):
     """The pool was closed (the server is stopping) before the computation answered."""
+
+
+class Crowded(Exception):
+    """No worker is free and other requests wait behind this one (see WorkerPool.call)."""
 
 
 class WorkFailed(Exception):
@@ -93,9 +104,26 @@ def _answer(name: str, kwargs: dict[str, Any]) -> tuple[str, Any]:
         return "bug", traceback.format_exc(limit=5)
 
 
+def _exit_when_closed(lifeline: int) -> None:
+    """Waits for the end of the lifeline (nothing is ever written on it), then ends the
+    process at once, whatever its main thread is doing."""
+    while os.read(lifeline, 1):
+        pass
+    os._exit(0)
+
+
+def watch_lifeline(argv: list[str]) -> None:
+    """Starts the thread that ends this worker when the server's end of its lifeline closes
+    (``argv[1]``, the lifeline's file descriptor, when the server passed one)."""
+    if len(argv) > 1:
+        threading.Thread(target=_exit_when_closed, args=(int(argv[1]),), daemon=True).start()
+
+
 def main() -> None:
     """A worker's loop: (function name, keyword arguments) in, an answer out.  It ends when
-    its input closes, or quietly when the server has gone (a broken pipe)."""
+    its input closes, when the server dies (its lifeline closes: see :func:`watch_lifeline`),
+    or quietly when the server has gone (a broken pipe)."""
+    watch_lifeline(sys.argv)
     calls, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
     # Workers run in a session of their own (a Ctrl-C in the server's terminal is the
@@ -122,15 +150,18 @@ _WORKER_MAIN = "from nimbers.web.worker import main; main()"
 
 
 class _Worker:
-    def __init__(self) -> None:
+    def __init__(self, lifeline: int | None = None) -> None:
         env = dict(os.environ)
         package_root = str(Path(__file__).resolve().parents[2])  # the folder holding nimbers/
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        argv = [sys.executable, "-c", _WORKER_MAIN]
+        fds: tuple[int, ...] = ()
+        if lifeline is not None:
+            argv, fds = argv + [str(lifeline)], (lifeline,)
         # a session of its own: Ctrl-C in the server's terminal stops the server, which then
         # stops its workers, instead of reaching each worker too (perhaps mid-import)
-        self.process = subprocess.Popen([sys.executable, "-c", _WORKER_MAIN],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        env=env, start_new_session=True, pass_fds=fds)
         assert self.process.stdin is not None and self.process.stdout is not None
         self.calls: BinaryIO = self.process.stdin  # type: ignore[assignment]
         self.replies: BinaryIO = self.process.stdout  # type: ignore[assignment]
@@ -186,22 +217,31 @@ class WorkerPool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
-        starting = [_Worker() for _ in range(workers)]  # they import the library in parallel
+        # the lifeline: the workers get the reading end, only this process holds the writing
+        # end (os.pipe's descriptors are not inherited), so the workers see it close when
+        # this process ends
+        self._lifeline = os.pipe() if os.name == "posix" else None
+        starting = [self._start() for _ in range(workers)]  # they import the library in parallel
         try:
             for w in starting:
                 self._enlist(w)
         except WorkFailed:
             for w in starting:
                 w.stop()
+            self._close_lifeline()
             raise
+
+    def _start(self) -> _Worker:
+        return _Worker(self._lifeline[0] if self._lifeline else None)
 
     def _add(self) -> None:
         if self._closed:
             return
         try:
-            self._enlist(_Worker())
-        except WorkFailed as exc:  # the pool goes on with one worker fewer
-            sys.stderr.write(f"nimbers serve: {exc}\n")
+            self._enlist(self._start())
+        except (WorkFailed, OSError) as exc:  # the pool goes on with one worker fewer
+            if not self._closed:  # (closing meanwhile may take the lifeline from a start)
+                sys.stderr.write(f"nimbers serve: {exc}\n")
 
     def _enlist(self, w: _Worker) -> None:
         """Makes a started worker available once it is ready."""
@@ -222,14 +262,19 @@ class WorkerPool:
         if not closed:
             threading.Thread(target=self._add, daemon=True).start()
 
-    def call(self, name: str, kwargs: dict[str, Any]) -> Any:
+    def call(self, name: str, kwargs: dict[str, Any],
+             crowded: Callable[[], bool] | None = None) -> Any:
         """api.name(**kwargs) in a worker; raises the input's error (ValueError, TypeError,
         ZeroDivisionError), TooMuchWork, Busy, Stopping (the pool was closed meanwhile) or
-        WorkFailed."""
+        WorkFailed.  Busy after queue_wait seconds without a free worker, or as soon as
+        crowded() says that other requests wait behind this one (the server's queue of
+        connections): a saturated server answers at once instead of after queue_wait."""
         try:
-            w = self._take()
+            w = self._take(crowded)
         except queue.Empty:
             raise Busy(f"every worker stayed busy for {self.queue_wait:g} s") from None
+        except Crowded:
+            raise Busy("every worker is busy and more requests wait") from None
         try:
             answer = w.ask(name, kwargs, self.time_limit)
         except queue.Empty:
@@ -255,13 +300,16 @@ class WorkerPool:
 
     STOPPING = "the server is stopping: the computation was not finished"
 
-    def _take(self) -> _Worker:
+    def _take(self, crowded: Callable[[], bool] | None = None) -> _Worker:
         """An idle worker, waiting at most queue_wait seconds (queue.Empty after that), in
-        short steps so that a request waiting for one learns soon that the pool closed."""
+        short steps so that a request waiting for one learns soon that the pool closed (or,
+        through crowded(), that others wait behind it: Crowded)."""
         waited = 0.0
         while True:
             if self._closed:
                 raise Stopping(self.STOPPING)
+            if waited and crowded is not None and crowded():
+                raise Crowded
             step = min(0.25, self.queue_wait - waited)
             try:
                 return self._idle.get(timeout=max(step, 0.0))
@@ -277,6 +325,12 @@ class WorkerPool:
             workers, self._all = self._all, []
         for w in workers:
             w.stop()
+        self._close_lifeline()
+
+    def _close_lifeline(self) -> None:
+        lifeline, self._lifeline = self._lifeline, None
+        for fd in lifeline or ():
+            os.close(fd)
 
     def __enter__(self) -> WorkerPool:
         return self

@@ -196,3 +196,20 @@ def test_a_failed_save_leaves_the_last_one_whole(tmp_path, monkeypatch):
     assert (path.read_bytes(), (tmp_path / "k.npy.json").read_bytes()) == before
     assert sorted(os.listdir(tmp_path)) == ["k.npy", "k.npy.json"]
     assert len(HeapGame.load(path).nim_values(100)) == 100
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and the umask are POSIX's")
+@pytest.mark.parametrize("mask", [0o022, 0o002, 0o077, 0o027], ids=oct)
+def test_saved_files_follow_the_umask(mask, tmp_path, capsys, monkeypatch):
+    """Files the user asks for get 0o666 less the umask, as any file they create (issue 38,
+    item 3: they were 0o600, the temporary file's mode)."""
+    monkeypatch.chdir(tmp_path)
+    before = os.umask(mask)
+    try:
+        code, _, err = run(capsys, "heap", "grundy", "1000", "--save", "g.npy")
+        octal_game("0.77").save(tmp_path / "k")
+    finally:
+        os.umask(before)
+    assert code == 0 and err == ""
+    modes = {name: os.stat(tmp_path / name).st_mode & 0o777 for name in sorted(os.listdir(tmp_path))}
+    assert modes == dict.fromkeys(["g.npy", "g.npy.json", "k.npy", "k.npy.json"], 0o666 & ~mask)

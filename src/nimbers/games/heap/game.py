@@ -3,7 +3,7 @@
 The class answers the common vocabulary (:mod:`nimbers.games.vocabulary`) from its parts: the
 ruleset (its take-and-break digit list, or Grundy's game) gives the moves; the values and the
 period come from the store that drives the C engine (:mod:`.values`); misère play from
-:mod:`.misere_play`; statistics from :mod:`.stats`; saving from :mod:`.storage`.
+:mod:`.misere_play`; statistics from :mod:`.stats`; saving from :mod:`.storage`; its display from :mod:`.display`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 
 from ..vocabulary import MisereByEngine, deprecated_alias, synchronized
 from ._args import count, heap_size, heaps_of
+from .display import HeapDisplay
 from .misere_play import HeapMisere
 from .periodicity import Periodicity
 from .rules import HeapRules
@@ -27,8 +28,7 @@ __all__ = ["HeapGame"]
 
 Move = tuple[int, int, tuple[int, ...]]
 
-
-class HeapGame(HeapRules, HeapMisere):
+class HeapGame(HeapRules, HeapMisere, HeapDisplay):
     """A game played on heaps of tokens; a move changes one heap.
 
     The ruleset (its code, as in CGSuite) is separate from positions: a position is a
@@ -59,9 +59,6 @@ class HeapGame(HeapRules, HeapMisere):
         #: the memory cap of this game's tables (bytes, or "16G"); None: the default of
         #: :func:`nimbers._limits.memory_cap`
         self.memory_limit: int | str | None = None
-
-    def __repr__(self) -> str:
-        return f"<HeapGame {self.name} ({self.code})>"
 
     @property
     def last_run(self) -> dict[str, int]:
@@ -194,7 +191,7 @@ class HeapGame(HeapRules, HeapMisere):
         (True, False)
         """
         if misere:
-            q = self._quotient_for(position)    # a misère quotient, when one is kept
+            q = self._outcome_quotient(position)    # a misère quotient, kept or computed
             if q is not None:
                 return bool(q.is_losing(heaps_of(position)))
             return self.misere_nim_value(position) == 0
@@ -222,7 +219,7 @@ class HeapGame(HeapRules, HeapMisere):
         (0, 2, (1,))
         """
         if misere:
-            q = self._quotient_for(position)    # a misère quotient, when one is kept
+            q = self._outcome_quotient(position)    # a misère quotient, kept or computed
             if q is not None:
                 found: Move | None = q.winning_move(heaps_of(position), self.heap_moves)
                 return found

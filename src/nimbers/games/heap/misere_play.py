@@ -1,6 +1,15 @@
 """Misère play of heap games: the misère Grundy value G- and the genus of a position (Winning
 Ways ch. 12-13; ONAG ch. 12), by the tame rule where every heap is tame, else by a search of
 the positions below it (bounded: at most MISERE_SEARCH_TOKENS tokens in heaps with a move).
+
+A misère *outcome* (``is_losing``, ``winning_move``) past the search's bound is answered from
+a misère quotient (Plambeck and Siegel; :mod:`nimbers.games.quotient`) for heaps up to the
+largest, computed within the time cap (:func:`nimbers._limits.time_cap`) and kept for later
+questions; only when that quotient cannot be computed is the question refused, saying why.
+
+>>> from nimbers.games.heap import octal_game
+>>> octal_game("0.07").is_losing([13, 12, 11, 10], misere=True)   # 46 tokens: by a quotient
+True
 """
 
 from __future__ import annotations
@@ -8,14 +17,21 @@ from __future__ import annotations
 import math
 from typing import Any, Hashable, Iterator, Sequence
 
+from ..._limits import describe_seconds, time_cap
 from ..misere import ZERO_GENUS, Genus, genus_of, is_tame_genus, tame_sum
 from ..vocabulary import MisereByEngine, synchronized
 from ._args import count, heaps_of
 
-__all__ = ["HeapMisere", "MISERE_SEARCH_TOKENS"]
+__all__ = ["HeapMisere", "MISERE_SEARCH_TOKENS", "QUOTIENT_MAX_HEAP"]
 
 #: the most tokens (in heaps that allow a move) a misère search takes on
 MISERE_SEARCH_TOKENS = 40
+#: the largest heap a misère quotient is computed for (misere_quotient's own bound)
+QUOTIENT_MAX_HEAP = 100_000
+#: heaps^3 a second, a quotient's work up to a heap: measured 2.6-2.8 million for 0.77 and
+#: 0.75 to heaps 200 and 400 (3 and 23 s, on a 2-core machine); four times that here, so
+#: that a refusal before the work is a lower bound of its time
+QUOTIENT_RATE = 1e7
 
 
 class HeapMisere(MisereByEngine):
@@ -39,6 +55,7 @@ class HeapMisere(MisereByEngine):
         from ..quotient import misere_quotient
         q = misere_quotient(self, n, **limits)
         self._quotient = q
+        self.__dict__.pop("_quotient_failure", None)
         return q
 
     def use_quotient(self, q: Any) -> None:
@@ -58,6 +75,54 @@ class HeapMisere(MisereByEngine):
             return None
         return q
 
+    def _outcome_quotient(self, position: Any) -> Any:
+        """The misère quotient that answers this position's outcome: the one kept, when it
+        covers the heaps; else, when neither the tame rule nor the search may answer (more
+        than MISERE_SEARCH_TOKENS tokens), one computed for heaps up to the largest; None
+        when the tame rule or the search answers.  ValueError when no quotient can be
+        computed (the message says why)."""
+        q = self._quotient_for(position)
+        if q is not None or self._tame_genus(position) is not None:
+            return q
+        heaps = self._canonical(position)
+        if sum(heaps) <= MISERE_SEARCH_TOKENS:
+            return None
+        return self._computed_quotient(heaps[-1], sum(heaps))
+
+    @synchronized
+    def _computed_quotient(self, top: int, tokens: int) -> Any:
+        """A misère quotient proved for heaps up to top, computed within the time cap and
+        kept; ValueError, naming the search's bound and the quotient's failure, else.  A
+        failure is remembered: a heap as large, under a cap no longer, fails at once."""
+        q = self._quotient_for([top])
+        if q is not None:
+            return q
+        cap = time_cap()
+        failed = getattr(self, "_quotient_failure", None)
+        if top > QUOTIENT_MAX_HEAP:
+            why = f"the quotient search takes heaps up to {QUOTIENT_MAX_HEAP:,}"
+        elif top**3 / QUOTIENT_RATE > cap:
+            why = (f"it would take about {describe_seconds(top**3 / QUOTIENT_RATE)}, over the "
+                   f"time cap of {describe_seconds(cap)}")
+        elif failed is not None and top >= failed[0] and cap <= failed[1]:
+            why = failed[2]
+        else:
+            from ..quotient import misere_quotient
+            q = misere_quotient(self, top, time_limit=cap)
+            self._keep_quotient(q)
+            if q.max_heap >= top:
+                return q
+            why = f"it gave up at {q.gave_up}"
+            self._quotient_failure = (top, cap, why)
+        raise ValueError(self._search_refusal(tokens) + f"; a misère quotient for heaps up to "
+                         f"{top:,} could not answer instead: {why}")
+
+    def _keep_quotient(self, q: Any) -> None:
+        """Keeps q unless the quotient kept already covers more heaps."""
+        kept = getattr(self, "_quotient", None)
+        if kept is None or q.max_heap > kept.max_heap:
+            self._quotient = q
+
     def _canonical(self, position: Any) -> tuple[int, ...]:
         """Heaps in order, without those that allow no move (they change nothing)."""
         return tuple(sorted(h for h in heaps_of(position) if self._has_move(h)))
@@ -68,8 +133,10 @@ class HeapMisere(MisereByEngine):
     def _misere_budget(self, position: Any) -> None:
         tokens = sum(self._canonical(position))
         if tokens > MISERE_SEARCH_TOKENS:
-            raise ValueError(
-                f"misère play of {self.name} on {tokens} tokens would search every position "
+            raise ValueError(self._search_refusal(tokens))
+
+    def _search_refusal(self, tokens: int) -> str:
+        return (f"misère play of {self.name} on {tokens} tokens would search every position "
                 f"below it (more than {_positions_below(tokens)}); the limit is "
                 f"{MISERE_SEARCH_TOKENS} tokens unless every heap is tame (see tame_up_to)")
 

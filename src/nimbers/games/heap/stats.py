@@ -190,12 +190,20 @@ class HeapStats:
         return None if self.mask is None else mask_name(self.mask << 1 | self.parity)
 
     def as_dict(self) -> dict[str, Any]:
-        """The statistics as JSON fields (the same names in every command's --json)."""
+        """The statistics as JSON fields, the names every command's ``--json`` uses (the
+        guide's "JSON output"): the mask written as the tables write it ("1e", "1+pos"), null
+        without a sparse space, as are rare_count and last_rare.
+
+        >>> from nimbers.games.heap import octal_game
+        >>> fields = octal_game("0.127").stats(60000).as_dict()
+        >>> fields["mask"], fields["rare_count"], fields["last_rare"]
+        ('1+pos', 693, 27106)
+        """
         return {"count": self.count, "largest": self.largest, "largest_at": self.largest_at,
                 "mask": self.mask_name, "rare_count": self.rare_count,
-                "last_rare": self.last_rare, "rare": self.rare_positions.tolist(),
+                "last_rare": self.last_rare, "rare_positions": self.rare_positions.tolist(),
                 "rare_values": self.rare_values.tolist(),
-                "records": self.record_positions.tolist(),
+                "record_positions": self.record_positions.tolist(),
                 "record_values": self.record_values.tolist()}
 
     def __str__(self) -> str:

@@ -5,6 +5,8 @@ a proven period).  A long run saved and loaded again goes on where it stopped.
 A name without ".npy" gets it, for saving and loading alike (``kk`` is ``kk.npy`` and
 ``kk.npy.json``).  Both files are written atomically (a temporary file beside the target,
 synced, then renamed over it), so a run killed while saving leaves the last save whole.
+They get the mode any file the user creates gets, 0o666 less the umask (a bare temporary
+file would be 0o600, private to the user).
 
 Files are input like any other: what is loaded is checked before it is believed -- the state's
 size, depth and types, the array's header (shape, dtype, size) before its data is read, the
@@ -94,6 +96,7 @@ def _write_atomically(path: str, write: Callable[[IO[bytes]], Any]) -> None:
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
                                      suffix=".tmp")
     try:
+        os.chmod(temporary, 0o666 & ~umask())  # (mkstemp makes it 0o600)
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
@@ -105,6 +108,25 @@ def _write_atomically(path: str, write: Callable[[IO[bytes]], Any]) -> None:
         except OSError:
             pass
         raise
+
+
+def umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux's
+    /proc/self/status), else set and restored at once.
+
+    >>> 0 <= umask() <= 0o777
+    True
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 # ---- loading ------------------------------------------------------------------------------------

@@ -7,7 +7,12 @@ the misère outcome of every sum of heaps of size at most n at once.
   loops in the C core, csrc/core/quotient.c);
 * :mod:`.monoid` -- :class:`MisereQuotient`, the result as a value (table, P-portion,
   pretending function, presentation, JSON);
-* :mod:`.command` -- ``nimbers heap CODE --quotient N``.
+* :mod:`.presentation` -- generators, normal forms and relations as the papers write them;
+* :mod:`.writing` -- the quotient for a terminal, a paper (LaTeX) and a notebook;
+* :mod:`.stability` -- what is proved (Q_n) apart from what is only observed; tameness;
+* :mod:`.saved` -- the one file format, read as hostile input.
+
+``nimbers heap CODE --quotient N`` is :mod:`nimbers.cli.quotient`.
 
 >>> from nimbers.games import Nim, octal_game
 >>> [misere_quotient(Nim(), n).order for n in range(1, 9)]     # misère Nim, heaps <= n
@@ -19,13 +24,17 @@ the misère outcome of every sum of heaps of size at most n at once.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from typing import Any
 
 import numpy as np
 
+from ... import _limits
 from .build import GiveUp, add_heap, identity_candidate, prove
 from .monoid import MisereQuotient
+from .saved import check_associative
 
 __all__ = ["misere_quotient", "MisereQuotient", "proves"]
 
@@ -53,7 +62,8 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     max_order : int
         The largest candidate (reduced) the search may keep.
     time_limit : float, optional
-        Seconds.
+        Seconds; by default the project's time cap (nimbers._limits: NIMBERS_TIME_LIMIT,
+        else 120 s).  When it passes, the search stops with what is proved and says so.
 
     Returns
     -------
@@ -83,25 +93,69 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
                                    or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
-    q = identity_candidate()
+    seconds = _limits.time_cap() if time_limit is None else float(time_limit)
     options: dict[int, list[tuple[int, ...]]] = {0: []}
-    orders: list[int] = []
+    # (Q_n, its orders): replaced in one store, so an alarm between two steps leaves both
+    # of the same n
+    state: tuple[Any, tuple[int, ...]] = (identity_candidate(), ())
     gave_up = None
-    for n in range(1, max_heap + 1):
-        options[n] = [tuple(left) for _, left in heap_moves(n)]
-        try:
-            q, _ = add_heap(q, n, options, deadline, max_order)
-        except GiveUp as e:
-            gave_up = f"heap {n}: {e}"
-            break
-        orders.append(q.order)
+    alarm = _Alarm(seconds)
+    try:
+        with alarm:
+            for n in range(1, max_heap + 1):
+                try:
+                    options[n] = [tuple(left) for _, left in heap_moves(n)]
+                    new, _ = add_heap(state[0], n, options, alarm.deadline, max_order)
+                except GiveUp as e:
+                    gave_up = f"heap {n}: " + (alarm.reason if "time limit" in str(e)
+                                               else str(e))
+                    break
+                state = (new, state[1] + (new.order,))
+    except _TimeUp:
+        if len(state[1]) < max_heap:
+            gave_up = f"heap {len(state[1]) + 1}: {alarm.reason}"
+    q, orders = state
     name = str(getattr(game, "name", "Nim"))
     code = str(getattr(game, "code", "nim"))
     table = tuple(tuple(int(v) for v in row) for row in q.mul.tolist())
     p = tuple(int(e) for e in q.p.nonzero()[0])
     return MisereQuotient(name, code, len(orders), max_heap, table, p,
                           tuple(q.phi[:len(orders) + 1]), tuple(orders), gave_up)
+
+
+class _TimeUp(Exception):
+    """The time cap passed (raised by the alarm, inside a check of the C core too: its
+    loops run the signal handlers every 20 ms)."""
+
+
+class _Alarm:
+    """A deadline: checked between the search's steps, and on the main thread (when no other
+    alarm is set) enforced by SIGALRM as well, so that one long check cannot run past it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.cap = f"the time cap of {_limits.describe_seconds(seconds)}"
+        self.how = f"pass time_limit= (--quotient-time) or set {_limits.TIME_ENV} to go past it"
+        self.reason = f"{self.cap} was reached ({self.how})"
+        self._old: Any = None
+
+    def __enter__(self) -> _Alarm:
+        if (threading.current_thread() is threading.main_thread()
+                and hasattr(signal, "setitimer") and not signal.getitimer(signal.ITIMER_REAL)[0]):
+            # (an alarm someone else set is left alone: then the deadline is checked between
+            # the search's steps only)
+            self._old = signal.signal(signal.SIGALRM, self._ring)
+            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 1e-3))
+        return self
+
+    def _ring(self, signum: int, frame: Any) -> None:
+        raise _TimeUp(self.reason)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
 
 
 def _heap_moves_of(game: Any) -> Any:
@@ -113,10 +167,23 @@ def _heap_moves_of(game: Any) -> Any:
     raise TypeError(f"misere_quotient takes a heap game or Nim, not {type(game).__name__}")
 
 
-def proves(q: MisereQuotient, game: Any) -> bool:
+#: the heaps a loaded quotient is first proved on (cheap, and most wrong files fail there)
+SMALL_HEAPS = 8
+
+
+def proves(q: MisereQuotient, game: Any, *, time_limit: float | None = None) -> bool:
     """True when q says the misère outcome of every position of game's heaps up to
     q.max_heap (its P-portion and pretending function checked on every position at once by
     the checks of :mod:`.verify`): what a loaded quotient must pass before it answers.
+
+    The cheap part first: the heaps up to SMALL_HEAPS, then the associativity of the table
+    (:func:`.saved.check_associative`), then every heap; all within the time cap
+    (time_limit, else NIMBERS_TIME_LIMIT, else the default).
+
+    Raises
+    ------
+    ValueError
+        the proof would pass the time cap (the quotient is then not used).
 
     >>> from nimbers.games import octal_game
     >>> q = misere_quotient(octal_game("0.75"), 8)
@@ -124,8 +191,25 @@ def proves(q: MisereQuotient, game: Any) -> bool:
     (True, False)
     """
     heap_moves = _heap_moves_of(game)
-    options = {h: [tuple(left) for _, left in heap_moves(h)] for h in range(q.max_heap + 1)}
+    seconds = _limits.time_cap() if time_limit is None else float(time_limit)
     mul = np.array(q.table, dtype=np.int64)
     p = np.zeros(q.order, dtype=bool)
     p[list(q.p_portion)] = True
-    return prove(mul, p, q.pretending, options)
+    options: dict[int, list[tuple[int, ...]]] = {}
+
+    def proved_up_to(upto: int) -> bool:
+        for h in range(len(options), upto + 1):
+            options[h] = [tuple(left) for _, left in heap_moves(h)]
+        return prove(mul, p, q.pretending[:upto + 1], options,
+                     time_limit=max(1e-3, alarm.deadline - time.monotonic()))
+
+    try:
+        with _Alarm(seconds) as alarm:
+            if not proved_up_to(min(SMALL_HEAPS, q.max_heap)):
+                return False
+            check_associative(q.table, q.pretending)
+            return q.max_heap <= SMALL_HEAPS or proved_up_to(q.max_heap)
+    except (GiveUp, _TimeUp):
+        raise ValueError(f"proving the quotient for heaps up to {q.max_heap} against "
+                         f"{getattr(game, 'name', 'the game')} stopped at {alarm.cap}; "
+                         f"{alarm.how}") from None

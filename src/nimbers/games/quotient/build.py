@@ -200,22 +200,27 @@ class _Search:
         exps = dict(zip(self.gens, bad))
         for size in range(1, len(involved) + 1):
             for free in combinations(involved, size):
-                cycles = []
-                for h in free:
-                    index = max(_index(cand.mul, cand.phi[h]), exps[h] - 1)
-                    cycles.append((index, max(2, 2 * int((index - 4) / 2))))
-                built = _freed(cand, self.gens, free, cycles,
-                               min(64 * self.max_order, MAX_UNREDUCED))
-                if built is None:
-                    continue
-                try:
-                    trial = self.calibrated(*built)
-                except _TooLarge:
-                    continue
-                if trial.p[trial.element(bad, self.gens)] == should_p:
-                    return trial
+                indices = [max(_index(cand.mul, cand.phi[h]), exps[h] - 1) for h in free]
+                wide = [(i, max(2, 2 * int((i - 4) / 2))) for i in indices]
+                for cycles in ([wide, [(i, 2) for i in indices]] if any(
+                        p != 2 for _, p in wide) else [wide]):
+                    trial = self._trial(cand, free, cycles)
+                    if trial is not None and trial.p[trial.element(bad, self.gens)] == should_p:
+                        return trial
         raise GiveUp(f"no recalibration says the position {_heaps(bad, self.gens)} right "
                      f"within max_order={self.max_order}")
+
+    def _trial(self, cand: Candidate, free: Sequence[int], cycles: list[tuple[int, int]]
+               ) -> Candidate | None:
+        """The candidate with the heaps free as the cycles, P read off and reduced; None
+        when it would be too large."""
+        built = _freed(cand, self.gens, free, cycles, min(64 * self.max_order, MAX_UNREDUCED))
+        if built is None:
+            return None
+        try:
+            return self.calibrated(*built)
+        except _TooLarge:
+            return None
 
 
 def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],

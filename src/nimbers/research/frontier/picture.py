@@ -81,7 +81,7 @@ def frontier_picture(checkpoint: str | os.PathLike[str], path: str | os.PathLike
                     label="g(n): least to largest over each stretch")
     rare = [(n, g) for n, g in zip(rare_n, rare_g) if n >= 1]
     ax.scatter([n for n, _ in rare], [g for _, g in rare], s=6, color="#c33", zorder=3,
-               label=f"rare heap sizes ({stats.rare}, mask {stats.mask_name})")
+               label=f"rare heap sizes ({stats.rare_count}, mask {stats.mask_name})")
     ax.step([max(n, 1) for n in rec_n] + [stats.heap_sizes], rec_g + rec_g[-1:], where="post",
             color="#222", lw=1.2, label=f"records ({stats.records})")
     ax.set_xscale("log")

@@ -334,7 +334,7 @@ class _Run:
         a, proof = self.account, self.proof or {}
         return FrontierStats(
             game=self.game.name, code=self.game.code, heap_sizes=self.count, width=self.width,
-            mask=self.emask >> 1, parity=bool(self.emask & 1), rare=a.nrare,
+            mask=self.emask >> 1, parity=bool(self.emask & 1), rare_count=a.nrare,
             last_rare=a.last_rare(), largest=a.largest, largest_at=a.largest_at,
             records=len(a.records), p_positions=a.p_positions, sha256=a.sha.hexdigest(),
             seconds=round(self.seconds, 3),
@@ -347,7 +347,7 @@ class _Run:
         os.fsync(self.fd)
         self._maybe_new_mask(True)
         stats = self.stats()
-        self.dir.write_json(store.STATS, stats.__dict__)
+        self.dir.write_json(store.STATS, stats.as_json())
         rare = zip(np.concatenate(self.account.rare_n or [np.zeros(0, np.int64)]).tolist(),
                    np.concatenate(self.account.rare_g or [np.zeros(0, np.int64)]).tolist())
         self.dir.write_csv(store.RARE, ("n", "g"), rare)

@@ -19,8 +19,9 @@ class FrontierStats:
     the census.
 
     heap_sizes: values known, g(0..heap_sizes-1); mask and parity: the sparse space's mask
-    (over every bit of the values; with the heap size's parity, T. Czajka's "m+pos"); rare:
-    the rare heap sizes (heap 0 counted as the tables count it); last_rare: the largest;
+    (over every bit of the values; with the heap size's parity, T. Czajka's "m+pos"; in JSON
+    one field, "mask", written as the tables write it: "1fe", "1+pos"); rare_count: the rare
+    heap sizes (heap 0 counted as the tables count it); last_rare: the largest;
     largest and largest_at: the largest value and the first heap size having it; records: how
     many times a new largest value appeared; p_positions: heap sizes of value 0; sha256: of
     the values file's first heap_sizes values (width bytes each), so two runs compare by one
@@ -34,7 +35,7 @@ class FrontierStats:
     width: int
     mask: int
     parity: bool
-    rare: int
+    rare_count: int
     last_rare: int
     largest: int
     largest_at: int
@@ -61,6 +62,14 @@ class FrontierStats:
         """Whether the run proved a period."""
         return self.period is not None
 
+    def as_json(self) -> dict[str, Any]:
+        """The JSON fields (``stats.json``, ``--json``): the dataclass's, the mask and parity
+        as one field written as the tables write it."""
+        data = dataclasses.asdict(self)
+        data["mask"] = self.mask_name
+        del data["parity"]
+        return data
+
     @classmethod
     def from_json(cls, data: Any, where: str) -> FrontierStats:
         """The statistics from their JSON fields, checked for their names and types.
@@ -71,11 +80,13 @@ class FrontierStats:
             Missing or unknown fields, or fields of the wrong type.
         """
         fields = {f.name: f for f in dataclasses.fields(cls)}
+        if isinstance(data, dict) and isinstance(data.get("mask"), str) and "parity" not in data:
+            data = {**data, **_read_mask(data["mask"], where)}
         if not isinstance(data, dict) or set(data) - set(fields) or \
                 any(f.default is dataclasses.MISSING and n not in data
                     for n, f in fields.items()):
             raise ValueError(f"{where}: not the statistics of a frontier run")
-        for name in ("heap_sizes", "width", "mask", "rare", "last_rare", "largest",
+        for name in ("heap_sizes", "width", "mask", "rare_count", "last_rare", "largest",
                      "largest_at", "records", "p_positions", "threads"):
             if type(data[name]) is not int:
                 raise ValueError(f"{where}: its {name!r} is not an int")
@@ -100,7 +111,7 @@ class FrontierStats:
             f"(2^{np.log2(self.heap_sizes):.2f} heap sizes)",
             f"largest value {self.largest}, first at {self.largest_at} "
             f"({self.records} records: see records.csv)",
-            f"rare mask {self.mask_name}: {self.rare} rare heap sizes (heap 0 counted), the "
+            f"rare mask {self.mask_name}: {self.rare_count} rare heap sizes (heap 0 counted), the "
             f"last at {self.last_rare}",
             f"P-positions (value 0): {self.p_positions}",
             f"{self.values_per_second:,.0f} values/s over {self.seconds:.1f} s on {threads}",
@@ -118,3 +129,12 @@ class FrontierStats:
             text += (f"; the last exception is at n = {last['n']}: g = {last['g']}, "
                      f"g(n + {self.period}) = {last['g_plus_period']}")
         return text
+
+
+def _read_mask(name: str, where: str) -> dict[str, Any]:
+    """The mask and parity of a mask written as the tables write it ("1fe", "1+pos")."""
+    digits, plus, rest = name.partition("+")
+    if (plus and rest != "pos") or not digits or len(digits) > 8 or \
+            any(c not in "0123456789abcdef" for c in digits):
+        raise ValueError(f"{where}: not a mask: {name[:20]!r}")
+    return {"mask": int(digits, 16), "parity": bool(plus)}

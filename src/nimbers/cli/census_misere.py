@@ -1,0 +1,87 @@
+"""``nimbers census misere DIR --digits K [--max-heap N] [--max-order M]``: the misère
+quotients of every class of the census (:mod:`nimbers.research.census.misere`), resumable,
+with Markdown and CSV tables (--table DIR) and a re-check of a finished table (--check)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from .options import count_type
+
+__all__ = ["add_misere_arguments", "run_misere"]
+
+
+def add_misere_arguments(p: argparse.ArgumentParser) -> None:
+    """The census command's options for its misère action."""
+    p.add_argument("--max-heap", type=count_type(1, 100_000), metavar="N", default=None,
+                   help="misere: every class's heap bound, Q_n for n up to N (default 30)")
+    p.add_argument("--max-order", type=count_type(2, 1 << 20), metavar="M", default=None,
+                   help="misere: every class's order cap (default 2048)")
+    p.add_argument("--table", metavar="DIR",
+                   help="misere: also write DIR/misere_quotients.md and .csv")
+    p.add_argument("--each-code", action="store_true",
+                   help="misere: every code a class of its own (not grouped by its normal-play "
+                        "sequence)")
+    p.add_argument("--check", action="store_true",
+                   help="misere: compute every row of DIR/misere.jsonl again and compare")
+
+
+def run_misere(args: argparse.Namespace) -> str:
+    from ..research.census import misere
+    from ..research.census.misere_table import summary, write_tables
+
+    directory = args.dir or args.out
+    if not directory:
+        raise ValueError("census misere needs a directory: nimbers census misere DIR --digits K")
+    if args.check:
+        return _check(directory, args.workers)
+    if (args.digits is None) == (args.codes is None):
+        raise ValueError("give --digits K or --codes FILE")
+    codes = _codes_in(args.codes) if args.codes else None
+    began = time.monotonic()
+    rows = misere.misere_census(
+        args.digits, codes=codes, out=directory, workers=args.workers, each=args.each_code,
+        max_heap=misere.DEFAULT_MAX_HEAP if args.max_heap is None else args.max_heap,
+        max_order=misere.DEFAULT_MAX_ORDER if args.max_order is None else args.max_order)
+    lines = [summary(rows), f"wall time of this run: {time.monotonic() - began:.0f} s; "
+             f"table: {directory}/{misere.MISERE_TABLE}"]
+    if args.table:
+        lines.append("written: " + ", ".join(write_tables(rows, args.table)))
+    return "\n".join(lines)
+
+
+def _codes_in(path: str) -> list[str]:
+    """The codes of a file: words separated by spaces, commas or lines; '#' starts a
+    comment (the census's --codes file)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(1 << 20)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file") from None
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    codes = [w for line in text.splitlines() for w in line.split("#", 1)[0].replace(",", " ").split()]
+    if not codes:
+        raise ValueError(f"{path}: no codes in it")
+    return codes
+
+
+def _check(directory: str, workers: Any) -> str:
+    """Every row computed again with its own bounds; the first difference is an error."""
+    from ..research.census import misere
+    rows = misere.read_misere_rows(directory)
+    if not rows:
+        raise ValueError(f"{directory}: no misère census rows to check")
+    last = {r["code"]: r for r in rows}
+    keys = ("reached", "orders", "order", "p_size", "tame")
+    with misere.pool(workers) as ex:
+        futures = {ex.submit(misere.solve_misere, r["members"], r["max_heap"],
+                             r["max_order"]): r for r in last.values()}
+        for future in futures:
+            row, again = futures[future], future.result()
+            if any(row[k] != again[k] for k in keys if row["stopped"] != "time"):
+                raise ValueError(f"{directory}: the row of {row['code']} differs when computed "
+                                 f"again ({[k for k in keys if row[k] != again[k]]})")
+    return f"{len(last)} rows of {directory}/{misere.MISERE_TABLE} computed again: all equal"

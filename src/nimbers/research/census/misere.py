@@ -1,0 +1,245 @@
+"""Misère columns for the census: the misère quotients Q_1, Q_2, ... of each class's standard
+form (Plambeck and Siegel, "Misère quotients for impartial games", JCTA 115 (2008)), as far
+as the class's bounds allow, on a local process pool, resumable.
+
+Each class gets the same two bounds, written in its row so that the table never depends on
+the machine's load: a heap bound (Q_n for n up to max_heap) and an order cap (no candidate of
+more than max_order elements).  A row says how far the search went (reached), the orders
+|Q_1| .. |Q_reached|, for the last its order, the size of its P-portion and whether it is
+tame (misère Nim's quotients), and, where it stopped before the heap bound, why: the order
+cap, a recalibration the search could not find within it, or (a safety net only, never
+expected: TASK_SECONDS) the time.  Proved: Q_reached; nothing is claimed beyond it.
+
+The classes are the census's (:mod:`.classes`: codes whose normal-play Grundy sequences agree
+once the dead heap sizes are dropped, named by their standard form).  Misère play can tell
+members of one class apart; the quotient here is the standard form's.
+
+Rows go to DIR/misere.jsonl, one line each, written by one ``write`` and ``fsync``, so a run
+killed at any moment leaves whole rows (a torn last line is dropped on the next run), and a
+run again computes only the classes with no row for these bounds.  The pool's processes die
+with their parent (Linux: PR_SET_PDEATHSIG).
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as d:
+...     rows = misere_census(codes=["0.75", ".07"], out=d, max_heap=10, workers=1)
+>>> [(r["code"], r["reached"], r["order"], r["p_size"], r["tame"]) for r in rows]
+[('0.07', 10, 12, 3, False), ('0.75', 10, 8, 2, False)]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import time
+from typing import Any, Iterator, Sequence
+
+from ...games.heap import octal_game
+from ...games.quotient import misere_quotient
+from .classes import canonical, codes_up_to, dead_heaps, normalized, sequence_digest, \
+    standard_form, standard_key
+
+__all__ = ["misere_census", "read_misere_rows", "solve_misere", "MISERE_TABLE",
+           "DEFAULT_MAX_HEAP", "DEFAULT_MAX_ORDER", "TASK_SECONDS"]
+
+MISERE_TABLE = "misere.jsonl"
+#: the heap bound of every class unless told otherwise
+DEFAULT_MAX_HEAP = 30
+#: the order cap of every class unless told otherwise
+DEFAULT_MAX_ORDER = 2048
+#: a class's time, a safety net only: rows it cut are marked "time" and computed again
+TASK_SECONDS = 1800.0
+#: heap sizes of the normal-play survey that forms the classes
+SURVEY_VALUES = 1024
+_DEAD_ROOM = 16
+
+
+def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = None,
+                  out: str, max_heap: int = DEFAULT_MAX_HEAP,
+                  max_order: int = DEFAULT_MAX_ORDER, workers: int | None = None,
+                  classes: Sequence[Sequence[str]] | None = None,
+                  each: bool = False) -> list[dict[str, Any]]:
+    """The misère quotients of every class of the census (codes with up to digits digits,
+    or the given codes, or the given classes; with each=True every code is a class of its
+    own), each to max_heap within max_order; rows appended to out/misere.jsonl.  Returns
+    the row of every class asked for, in the order of the standard forms.
+
+    Raises
+    ------
+    ValueError
+        no codes or a bad one, bad bounds, a damaged table.
+    """
+    _check_bound("max_heap", max_heap, 1, 100_000)
+    _check_bound("max_order", max_order, 2, 1 << 20)
+    os.makedirs(out, exist_ok=True)
+    done = {r["code"]: r for r in read_misere_rows(out) if _covers(r, max_heap, max_order)}
+    wanted = None if classes is not None else _wanted(digits, codes)
+    if wanted is not None and each:
+        classes, wanted = [[c] for c in wanted], None
+    with pool(workers) as ex:
+        groups = [list(g) for g in classes or ()] if wanted is None else _classes(wanted, ex)
+        todo = [g for g in groups if standard_form(g) not in done]
+        futures = [ex.submit(solve_misere, g, max_heap, max_order) for g in todo]
+        for future in cf.as_completed(futures):
+            row = future.result()
+            _append(out, row)
+            done[row["code"]] = row
+    return sorted((done[standard_form(g)] for g in groups),
+                  key=lambda r: standard_key(r["code"]))
+
+
+def _check_bound(name: str, v: Any, least: int, most: int) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or not least <= v <= most:
+        raise ValueError(f"{name} is an int from {least} to {most}, got {v!r}")
+
+
+def _covers(row: dict[str, Any], max_heap: int, max_order: int) -> bool:
+    """A row answers these bounds: the same order cap, a heap bound at least as large, and
+    not cut by the time."""
+    return (row.get("max_order") == max_order and row.get("max_heap", 0) >= max_heap
+            and row.get("stopped") != "time")
+
+
+def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
+    if (digits is None) == (codes is None):
+        raise ValueError("give digits or codes (one of them)")
+    if digits is not None:
+        return codes_up_to(digits)
+    if isinstance(codes, str):
+        raise TypeError("codes is a sequence of codes, not one string")
+    assert codes is not None
+    wanted = sorted({canonical(c) for c in codes}, key=standard_key)
+    if not wanted:
+        raise ValueError("no codes to take a census of")
+    return wanted
+
+
+def survey(codes: list[str]) -> list[tuple[str, str]]:
+    """(code, digest of its normal-play Grundy sequence, dead heaps dropped) for each code:
+    what groups the codes into the census's classes."""
+    out = []
+    for code in codes:
+        values = octal_game(code).nim_values(SURVEY_VALUES)
+        seq = normalized(values)[:SURVEY_VALUES - _DEAD_ROOM]
+        out.append((code, sequence_digest(seq)))
+    return out
+
+
+def _classes(codes: list[str], ex: cf.Executor) -> list[list[str]]:
+    batches = [codes[i:i + 64] for i in range(0, len(codes), 64)]
+    groups: dict[str, list[str]] = {}
+    for found in ex.map(survey, batches):
+        for code, digest in found:
+            groups.setdefault(digest, []).append(code)
+    return sorted(groups.values(), key=lambda g: standard_key(standard_form(g)))
+
+
+def solve_misere(members: Sequence[str], max_heap: int, max_order: int,
+                 seconds: float = TASK_SECONDS) -> dict[str, Any]:
+    """One class's row: the quotients of its standard form to max_heap within max_order."""
+    code = standard_form(members)
+    game = octal_game(code)
+    began = time.monotonic()
+    q = misere_quotient(game, max_heap, max_order=max_order, time_limit=seconds)
+    ev = q.evidence()
+    return {"code": code, "members": sorted(members, key=standard_key),
+            "dead_heaps": dead_heaps(game.nim_values(64)),
+            "max_heap": max_heap, "max_order": max_order, "reached": q.max_heap,
+            "orders": list(q.orders), "order": q.order, "p_size": len(q.p_portion),
+            "generators": len(q.generators), "tame": ev.tame,
+            "unchanged_from": ev.unchanged_from, "period": list(ev.period) if ev.period else None,
+            "stopped": _stopped(q.gave_up), "why": q.gave_up,
+            "seconds": round(time.monotonic() - began, 3)}
+
+
+def _stopped(gave_up: str | None) -> str | None:
+    if gave_up is None:
+        return None
+    if "time cap" in gave_up:
+        return "time"
+    if "exceeds max_order" in gave_up:
+        return "order cap"
+    if "recalibration" in gave_up:
+        return "recalibration"
+    return "other"
+
+
+# ---- the table -------------------------------------------------------------------------
+
+def read_misere_rows(directory: str) -> list[dict[str, Any]]:
+    """The rows of DIR/misere.jsonl in file order (the last of a class counts); a torn last
+    line (a kill during its write) is dropped and cut from the file; any other bad line is
+    an error naming it."""
+    path = os.path.join(directory, MISERE_TABLE)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return []
+    lines = data.split(b"\n")
+    torn = lines.pop()
+    rows = []
+    for number, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            row = None
+        if not isinstance(row, dict) or not isinstance(row.get("code"), str):
+            raise ValueError(f"{path}, line {number}: not a row of the misère census")
+        rows.append(row)
+    if torn:
+        with open(path, "r+b") as f:
+            f.truncate(len(data) - len(torn))
+            os.fsync(f.fileno())
+    return rows
+
+
+def _append(directory: str, row: dict[str, Any]) -> None:
+    line = (json.dumps(row, separators=(",", ":")) + "\n").encode()
+    fd = os.open(os.path.join(directory, MISERE_TABLE),
+                 os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        if os.write(fd, line) != len(line):
+            raise OSError(f"{MISERE_TABLE}: a short write")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# ---- the pool --------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def pool(workers: int | None = None) -> Iterator[cf.Executor]:
+    """A process pool of workers processes (default: the cores this process may use), each
+    dying with its parent and leaving Ctrl-C to it."""
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count() or 1)
+    _check_bound("workers", workers, 1, 4096)
+    ex = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
+                                mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield ex
+    except BaseException:
+        procs = list((getattr(ex, "_processes", None) or {}).values())
+        ex.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()        # our own workers, by their process objects
+        raise
+    ex.shutdown(wait=True)
+
+
+def _worker_start() -> None:
+    """In each worker: die when the parent dies (Linux), and leave Ctrl-C to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
+        if os.getppid() == 1:               # the parent died before prctl
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass

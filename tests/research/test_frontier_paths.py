@@ -1,0 +1,80 @@
+"""The block engine's vector paths (csrc/core/frontier_simd.c): AVX-512, AVX2 and portable C
+give the same values as the ordinary engine, each path forced by NIMBERS_FRONTIER_PATH (read
+when an engine is made), and a path this CPU lacks, or no path at all, is refused.  Every path
+this CPU runs is tested here; a small head makes the blocks start at 2^15."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from nimbers import _core
+from nimbers.research.frontier import frontier_run
+from nimbers.research.frontier import run as frontier
+from nimbers.games.heap import heap_game_from_code
+
+PATHS = _core.frontier_paths()
+RUNS = [("grundy", 300_000, 1), ("0.6", 300_000, 2), ("0.16", 200_000, 1), ("4.07", 200_000, 2)]
+
+
+@functools.lru_cache(maxsize=None)
+def reference(code: str, n: int) -> str:
+    """The SHA-256 of the ordinary engine's values in the stored layout."""
+    values = heap_game_from_code(code).nim_values(n, progress=False)
+    width = 1 if int(values.max()) < 256 else 2
+    return hashlib.sha256(values.astype(f"<u{width}").tobytes()).hexdigest()
+
+
+def test_every_cpu_runs_the_portable_path() -> None:
+    assert PATHS[0] == "portable" and set(PATHS) <= {"portable", "avx2", "avx512"}
+    assert _core.frontier_vectors() == (len(PATHS) > 1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("code, n, threads", RUNS)
+def test_each_path_gives_the_ordinary_engines_values(tmp_path: Path, path: str, code: str,
+                                                     n: int, threads: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    close = frontier._Run.close
+
+    def close_and_look(run: frontier._Run) -> None:
+        seen.append((_core.frontier_path(run.engine), _core.frontier_info(run.engine)[7]))
+        close(run)
+
+    monkeypatch.setattr(frontier._Run, "close", close_and_look)
+    monkeypatch.setenv("NIMBERS_FRONTIER_PATH", path)
+    stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
+                         window=1 << 17, stop_at_proof=False)
+    assert stats.sha256 == reference(code, n)
+    assert seen[-1][0] == path
+    assert seen[-1][1] >= n // 2  # most values came from the blocks
+
+
+def test_the_default_is_the_widest_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NIMBERS_FRONTIER_PATH", raising=False)
+    assert _core.frontier_path(_core.frontier_new(None, 1, 8192, 4096)) == PATHS[-1]
+    monkeypatch.setenv("NIMBERS_FRONTIER_PATH", "auto")
+    assert _core.frontier_path(_core.frontier_new(None, 1, 8192, 4096)) == PATHS[-1]
+
+
+@pytest.mark.parametrize("name", ["avx512", "avx2", "sse9", "AVX2", "portable "])
+def test_a_path_this_cpu_lacks_is_refused(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if name in PATHS:
+        pytest.skip(f"this CPU runs {name}")
+    monkeypatch.setenv("NIMBERS_FRONTIER_PATH", name)
+    with pytest.raises(ValueError, match="NIMBERS_FRONTIER_PATH"):
+        _core.frontier_new(None, 1, 8192, 4096)
+
+
+@pytest.mark.parametrize("threads", [3, 4])
+def test_every_thread_count_gives_the_same_values(tmp_path: Path, threads: int) -> None:
+    """With two threads and more a helper prepares blocks ahead and covers the next block's
+    values of rare class while it waits (frontier_block.c): the values stay the same (one and
+    two threads: the runs above)."""
+    stats = frontier_run("0.6", 300_000, tmp_path, threads=threads, progress=False, head=8192,
+                         window=1 << 17, stop_at_proof=False)
+    assert stats.sha256 == reference("0.6", 300_000)

@@ -1,0 +1,109 @@
+"""The misère census (nimbers.research.census.misere): rows equal to misere_quotient, bounds
+stated per class, resumable, a torn last line dropped, the command and its tables."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from nimbers.games import misere_quotient, octal_game
+from nimbers.research.census import misere
+from nimbers.research.census.misere_table import csv_text, markdown
+
+CODES = ["0.07", "0.75", "0.31", "0.137", "0.51", "4.7"]
+
+
+@pytest.fixture(scope="module")
+def census_dir(tmp_path_factory):
+    d = str(tmp_path_factory.mktemp("misere"))
+    misere.misere_census(codes=CODES, out=d, max_heap=9, workers=2)
+    return d
+
+
+def test_rows_equal_the_library(census_dir):
+    rows = misere.misere_census(codes=CODES, out=census_dir, max_heap=9, workers=1)
+    assert [r["code"] for r in rows] == sorted({r["code"] for r in rows},
+                                               key=misere.standard_key)
+    for r in rows:
+        q = misere_quotient(octal_game(r["code"]), 9)
+        assert (r["reached"], r["orders"], r["order"], r["p_size"]) == \
+            (q.max_heap, list(q.orders), q.order, len(q.p_portion))
+        assert (r["max_heap"], r["max_order"]) == (9, misere.DEFAULT_MAX_ORDER)
+        assert r["tame"] == q.evidence().tame
+
+
+def test_resumes_without_recomputing(census_dir):
+    path = os.path.join(census_dir, misere.MISERE_TABLE)
+    before = _read(path)
+    misere.misere_census(codes=CODES, out=census_dir, max_heap=9, workers=1)
+    misere.misere_census(codes=CODES, out=census_dir, max_heap=7, workers=1)   # covered
+    assert _read(path) == before
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def test_torn_last_line_is_dropped(census_dir, tmp_path):
+    d = str(tmp_path)
+    lines = _read(os.path.join(census_dir, misere.MISERE_TABLE)).split(b"\n")
+    with open(os.path.join(d, misere.MISERE_TABLE), "wb") as f:
+        f.write(b"\n".join(lines[:2]) + b"\n" + lines[2][:25])
+    assert len(misere.read_misere_rows(d)) == 2
+    assert _read(os.path.join(d, misere.MISERE_TABLE)).endswith(b"\n")
+    with open(os.path.join(d, misere.MISERE_TABLE), "ab") as f:
+        f.write(b"[[[\n")
+    with pytest.raises(ValueError, match="line 3"):
+        misere.read_misere_rows(d)
+
+
+def test_bad_bounds_refused(tmp_path):
+    for kw in ({"max_heap": 0}, {"max_order": 1}, {"max_heap": True}):
+        with pytest.raises(ValueError):
+            misere.misere_census(codes=["0.07"], out=str(tmp_path), **kw)
+    with pytest.raises(ValueError):
+        misere.misere_census(codes=["0.8"], out=str(tmp_path))
+
+
+def test_tables(census_dir):
+    rows = misere.read_misere_rows(census_dir)
+    md = markdown(rows).splitlines()
+    assert len(md) == 4 + len(rows) and all(line.count("|") == 13 for line in md[2:])
+    text = csv_text(rows)
+    assert text.splitlines()[0].startswith("code,members,heap_bound,order_cap")
+
+
+def test_command(capsys, monkeypatch, tmp_path):
+    from nimbers.cli import main
+    codes = tmp_path / "codes.txt"
+    codes.write_text(".07 .75  # two games\n", encoding="utf-8")
+    d, t = tmp_path / "c", tmp_path / "t"
+    argv = ["census", "misere", str(d), "--codes", str(codes), "--max-heap", "8",
+            "--workers", "1", "--table", str(t)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 classes, bounds (heap, order cap) [(8, 2048)]")
+    assert (t / "misere_quotients.md").exists() and (t / "misere_quotients.csv").exists()
+    assert main(["census", "misere", str(d), "--check", "--workers", "1"]) == 0
+    assert "computed again: all equal" in capsys.readouterr().out
+    rows = [json.loads(line) for line in _read(d / misere.MISERE_TABLE).splitlines()]
+    assert {r["code"] for r in rows} == {"0.07", "0.75"}
+
+
+def test_each_code_its_own_class(tmp_path):
+    rows = misere.misere_census(codes=["0.64", "0.65"], out=str(tmp_path), max_heap=6,
+                                workers=1, each=True)
+    assert [r["members"] for r in rows] == [["0.64"], ["0.65"]]
+
+
+def test_dawsons_kayles_row_is_siegels_360(tmp_path):
+    """The published order (tests/data/misere_quotients.json names the source)."""
+    import pathlib
+    data = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data"
+                       / "misere_quotients.json").read_text(encoding="utf-8"))
+    (row,) = misere.misere_census(codes=["0.07"], out=str(tmp_path), max_heap=30, workers=1)
+    assert row["reached"] == 30 and row["order"] == data["dawson_q30_order"]
+    assert row["stopped"] is None and not row["tame"]
