@@ -100,6 +100,7 @@ class RunDirectory:
         self.folder = Path(folder)
         self.tool = tool
         self.own = frozenset(own) | COMMON
+        self._lock_fd: int | None = None
 
     def lock(self) -> None:
         """Holds the folder for this process (an advisory lock on DIR/lock, released by the
@@ -126,9 +127,8 @@ class RunDirectory:
 
     def unlock(self) -> None:
         """Lets the folder go (the lock file stays: removing it would race a new holder)."""
-        fd = getattr(self, "_lock_fd", None)
-        if fd is not None:
-            os.close(fd)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
             self._lock_fd = None
 
     def _ours(self, name: str) -> bool:
