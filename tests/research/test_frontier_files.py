@@ -210,6 +210,28 @@ def test_a_run_stopped_before_its_first_checkpoint_starts_again(tmp_path: Path) 
         frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE)
 
 
+def test_a_second_process_on_the_same_run_is_refused(tmp_path: Path) -> None:
+    """Two processes on one run would corrupt it (the second truncates the values the first
+    is writing): the folder is locked while a run works on it."""
+    frontier_run("grundy", 3000, tmp_path, threads=1, **ENGINE)
+    script = ("import sys, time; from nimbers.research.rundir import RunDirectory; "
+              "d = RunDirectory(sys.argv[1], 'frontier', set()); d.lock(); "
+              "print('locked', flush=True); time.sleep(60)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    holder = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], env=env,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with pytest.raises(ValueError, match=f"in use by another process \\(pid {holder.pid}\\)"):
+            frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE)
+    finally:
+        holder.kill()
+        holder.wait()
+        assert holder.stdout is not None
+        holder.stdout.close()
+    assert frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE).heap_sizes == 4000
+
+
 def test_a_failed_write_names_the_file_and_leaves_no_temporary(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def full(fd: int) -> None:

@@ -18,8 +18,9 @@ copy from elsewhere or a half-restored backup.
 ...     run.claim(fresh=False)
 ...     run.record_session({"game": "grundy", "until": 4096})
 ...     run.log("grundy: 4,096 heap sizes")
+...     run.unlock()
 ...     sorted(p.name for p in run.folder.iterdir())
-['manifest.json', 'progress.log']
+['lock', 'manifest.json', 'progress.log']
 """
 
 from __future__ import annotations
@@ -39,10 +40,10 @@ from ..files import read_capped, write_atomically
 
 __all__ = ["RunDirectory", "MANIFEST", "PROGRESS_LOG", "read_json"]
 
-MANIFEST, PROGRESS_LOG = "manifest.json", "progress.log"
+MANIFEST, PROGRESS_LOG, LOCK = "manifest.json", "progress.log", "lock"
 #: Every file a run directory keeps besides the tool's own (temporary files of an
 #: interrupted atomic write included).
-COMMON = frozenset({MANIFEST, PROGRESS_LOG})
+COMMON = frozenset({MANIFEST, PROGRESS_LOG, LOCK})
 _JSON_CAP = 64 << 20  # bytes: a manifest, checkpoint or result is far smaller
 _JSON_DEPTH = 32
 
@@ -99,6 +100,36 @@ class RunDirectory:
         self.folder = Path(folder)
         self.tool = tool
         self.own = frozenset(own) | COMMON
+        self._lock_fd: int | None = None
+
+    def lock(self) -> None:
+        """Holds the folder for this process (an advisory lock on DIR/lock, released by the
+        system when the process ends, kill -9 included): a second process on the same run
+        would truncate the values the first is writing.
+
+        Raises
+        ------
+        ValueError
+            Another process holds the folder.
+        """
+        import fcntl
+        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+            os.close(fd)
+            raise ValueError(f"{self.folder} is in use by another process (pid {holder}): one "
+                             "process at a time works on a run") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        """Lets the folder go (the lock file stays: removing it would race a new holder)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def _ours(self, name: str) -> bool:
         """One of the tool's files, or the temporary file of an interrupted atomic write of
@@ -121,7 +152,15 @@ class RunDirectory:
         if self.folder.exists() and not self.folder.is_dir():
             raise ValueError(f"{self.folder} is not a directory")
         self.folder.mkdir(parents=True, exist_ok=True)
-        names = sorted(p.name for p in self.folder.iterdir())
+        self.lock()
+        try:
+            self._claim(fresh, state)
+        except BaseException:
+            self.unlock()
+            raise
+
+    def _claim(self, fresh: bool, state: str | None) -> None:
+        names = sorted(p.name for p in self.folder.iterdir() if p.name != LOCK)
         foreign = [n for n in names if not self._ours(n)]
         if foreign:
             raise ValueError(f"{self.folder} holds {foreign[0]!r}, which a {self.tool} run "

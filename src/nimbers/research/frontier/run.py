@@ -449,19 +449,27 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
     game = _game(game)
     until, threads, interval, head, window = _checked(until, threads, interval, head, window)
     directory = RunDirectory(checkpoint, "frontier", _OWN)
-    directory.claim(fresh, state=store.CHECKPOINT)
-    directory.record_session({"game": game.name, "code": game.code, "until": until,
-                              "threads": threads, "head": head, "window": window,
-                              "stop_at_proof": stop_at_proof})
-    run = _Run(game, directory, threads, head, window)
+    directory.claim(fresh, state=store.CHECKPOINT)  # held by this process until the end
+    try:
+        directory.record_session({"game": game.name, "code": game.code, "until": until,
+                                  "threads": threads, "head": head, "window": window,
+                                  "stop_at_proof": stop_at_proof})
+        return _run(_Run(game, directory, threads, head, window), until, interval, progress,
+                    stop_at_proof)
+    finally:
+        directory.unlock()
+
+
+def _run(run: _Run, until: int, interval: float, progress: ProgressOption,
+         stop_at_proof: bool) -> FrontierStats:
     try:
         run.open()
         if run.count == 0:
             run.start(until, stop_at_proof)
         run.extend(until, interval, progress, stop_at_proof)
         stats = run.stats()
-        directory.log(f"{game.name}: done, {stats.heap_sizes:,} heap sizes"
-                      + ("" if stats.period is None else "; " + run._proof_line()))
+        run.dir.log(f"{run.game.name}: done, {stats.heap_sizes:,} heap sizes"
+                    + ("" if stats.period is None else "; " + run._proof_line()))
         return stats
     finally:
         run.close()

@@ -80,6 +80,9 @@ class FrontierStats:
             Missing or unknown fields, or fields of the wrong type.
         """
         fields = {f.name: f for f in dataclasses.fields(cls)}
+        if isinstance(data, dict) and "rare" in data and "rare_count" not in data:
+            data = {**data, "rare_count": data["rare"]}  # as runs before 0.2 wrote it
+            del data["rare"]
         if isinstance(data, dict) and isinstance(data.get("mask"), str) and "parity" not in data:
             data = {**data, **_read_mask(data["mask"], where)}
         if not isinstance(data, dict) or set(data) - set(fields) or \
