@@ -19,10 +19,15 @@ old contents or the new ones, never a part.  The file is created as any program 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-from typing import IO, Callable, Iterator
+import re
+from typing import IO, Any, Callable, Iterator
 
-__all__ = ["write_atomically", "writing_atomically", "read_capped", "fsync_directory"]
+__all__ = ["write_atomically", "writing_atomically", "read_capped", "read_json", "json_depth",
+           "fsync_directory"]
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def fsync_directory(folder: str | os.PathLike[str]) -> None:
@@ -108,3 +113,62 @@ def read_capped(path: str | os.PathLike[str], most: int, what: str = "file") -> 
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{os.fspath(path)}: not UTF-8 text") from None
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of [ ] and { } in JSON text, brackets inside strings not counted
+    (a scan, no recursion: 100,000 nested brackets would take json.loads past Python's
+    recursion limit).
+
+    >>> json_depth('{"a": [[1, 2], [3]], "b": "[[[["}')
+    3
+    """
+    depth = deepest = 0
+    for m in _TOKENS.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
+def read_json(path: str | os.PathLike[str], what: str, most: int, depth: int) -> Any:
+    """The JSON data of a file of at most ``most`` bytes nested at most ``depth`` deep: the
+    one reader of the project's saved JSON (checkpoints, manifests, statistics, quotients).
+
+    Raises
+    ------
+    ValueError
+        One line, "PATH: not a WHAT (why)", or "cannot read PATH: why".
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = pathlib.Path(d, "x.json")
+    ...     _ = p.write_text("[" * 50 + "]" * 50)
+    ...     try:
+    ...         read_json(p, "saved thing", 1000, 8)
+    ...     except ValueError as e:
+    ...         print(str(e).split(": ", 1)[1])
+    not a saved thing (brackets nested deeper than 8)
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as f:
+            raw = f.read(most + 1)
+    except OSError as e:
+        raise ValueError(f"cannot read {name}: {e.strerror or e}") from None
+    if len(raw) > most:
+        raise ValueError(f"{name}: not a {what} (over {most:,} bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{name}: not a {what} (not UTF-8 text)") from None
+    if json_depth(text) > depth:
+        raise ValueError(f"{name}: not a {what} (brackets nested deeper than {depth})")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        first = str(e).splitlines()[0][:80] if str(e) else type(e).__name__
+        raise ValueError(f"{name}: not a {what} ({first})") from None

@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .._version import __version__
-from ..files import read_capped, write_atomically
+from .. import files
+from ..files import write_atomically
 
 __all__ = ["RunDirectory", "MANIFEST", "PROGRESS_LOG", "read_json"]
 
@@ -48,46 +49,16 @@ _JSON_CAP = 64 << 20  # bytes: a manifest, checkpoint or result is far smaller
 _JSON_DEPTH = 32
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets and braces outside strings (a hostile file of
-    100,000 brackets would make json.loads recurse past Python's limit)."""
-    deepest = depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            escaped = not escaped and ch == "\\"
-            if ch == '"' and not escaped:
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def read_json(path: str | os.PathLike[str], what: str) -> Any:
-    """A JSON file of a run directory, read within a size and a nesting cap.
+    """A JSON file of a run directory, read within a size and a nesting cap
+    (:func:`nimbers.files.read_json`).
 
     Raises
     ------
     ValueError
         Too large, too deep, not UTF-8 or not JSON: one line naming the file and what.
     """
-    try:
-        text = read_capped(path, _JSON_CAP, what)
-    except OSError as exc:
-        raise ValueError(f"{os.fspath(path)}: cannot read the {what} ({exc.strerror})") from None
-    if _depth(text) > _JSON_DEPTH:
-        raise ValueError(f"{os.fspath(path)}: not a readable {what} (nested deeper than "
-                         f"{_JSON_DEPTH})")
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise ValueError(f"{os.fspath(path)}: not a readable {what}") from None
+    return files.read_json(path, f"readable {what}", _JSON_CAP, _JSON_DEPTH)
 
 
 class RunDirectory:

@@ -20,14 +20,12 @@ against a game (:func:`nimbers.games.quotient.proves`) comes last.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from typing import Any
 
 import numpy as np
 
-from ... import _limits
+from ... import _limits, files
 
 __all__ = ["FORMAT", "MAX_LOADED_ORDER", "MAX_FILE_BYTES", "MAX_DEPTH", "read_json",
            "depth_of", "checked_fields", "check_associative"]
@@ -47,7 +45,6 @@ ASSOCIATIVITY_RATE = 5e7
 
 _DATA_KEYS = ("format", "version", "game", "code", "max_heap", "requested", "gave_up",
               "orders", "table", "p_portion", "pretending")
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def _bad(what: str) -> ValueError:
@@ -56,41 +53,11 @@ def _bad(what: str) -> ValueError:
 
 def read_json(path: str | os.PathLike[str]) -> Any:
     """The JSON data of a file, read within MAX_FILE_BYTES and MAX_DEPTH (ValueError in
-    one line otherwise, naming the file)."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise ValueError(f"cannot read {name}: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"{name}: not a saved misère quotient (over {MAX_FILE_BYTES:,} bytes)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{name}: not a saved misère quotient (not UTF-8 text)") from None
-    if depth_of(text) > MAX_DEPTH:
-        raise ValueError(f"{name}: not a saved misère quotient (brackets nested deeper than "
-                         f"{MAX_DEPTH})")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as e:
-        first = str(e).splitlines()[0][:80] if str(e) else type(e).__name__
-        raise ValueError(f"{name}: not a saved misère quotient ({first})") from None
+    one line otherwise, naming the file): :func:`nimbers.files.read_json`."""
+    return files.read_json(path, "saved misère quotient", MAX_FILE_BYTES, MAX_DEPTH)
 
 
-def depth_of(text: str) -> int:
-    """The deepest nesting of [ ] and { } in JSON text, brackets inside strings not
-    counted (a scan, no recursion)."""
-    depth = deepest = 0
-    for m in _TOKENS.finditer(text):
-        c = m.group()
-        if c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}":
-            depth -= 1
-    return deepest
+depth_of = files.json_depth
 
 
 def _is_int(v: Any, below: int) -> bool:
