@@ -25,7 +25,7 @@ import re
 from typing import IO, Any, Callable, Iterator
 
 __all__ = ["write_atomically", "writing_atomically", "read_capped", "read_json", "json_depth",
-           "fsync_directory"]
+           "read_jsonl", "append_jsonl", "fsync_directory"]
 
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
@@ -172,3 +172,59 @@ def read_json(path: str | os.PathLike[str], what: str, most: int, depth: int) ->
     except (ValueError, RecursionError) as e:
         first = str(e).splitlines()[0][:80] if str(e) else type(e).__name__
         raise ValueError(f"{name}: not a {what} ({first})") from None
+
+
+def read_jsonl(path: str | os.PathLike[str], what: str, most: int, repair: bool = True
+               ) -> list[dict[str, Any]]:
+    """The rows of an append-only table (one JSON object a line, written by
+    :func:`append_jsonl`), in file order ([] when there is none).  A last line cut short by a
+    kill is dropped, and cut from the file when repair; any other bad line is a ValueError
+    naming it; a file past most bytes is refused.
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     table = pathlib.Path(d, "t.jsonl")
+    ...     append_jsonl(table, {"code": "0.07"})
+    ...     with open(table, "ab") as f:
+    ...         _ = f.write(b'{"code": "0.1')          # a write cut short by kill -9
+    ...     read_jsonl(table, "row", 1 << 20), len(table.read_bytes())
+    ([{'code': '0.07'}], 16)
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as f:
+            data = f.read(most + 1)
+    except FileNotFoundError:
+        return []
+    if len(data) > most:
+        raise ValueError(f"{name}: a file of more than {most:,} bytes is refused")
+    lines = data.split(b"\n")
+    torn = lines.pop()  # b"" when the file ends with a newline: each row ends with one
+    rows = []
+    for number, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            row = None
+        if not isinstance(row, dict):
+            raise ValueError(f"{name}, line {number}: not a {what}")
+        rows.append(row)
+    if torn and repair:
+        with open(name, "r+b") as f:
+            f.truncate(len(data) - len(torn))
+            os.fsync(f.fileno())
+    return rows
+
+
+def append_jsonl(path: str | os.PathLike[str], row: dict[str, Any]) -> None:
+    """Appends one row as one line by a single write, durable before returning (a kill leaves
+    whole rows and at most one torn last line, which :func:`read_jsonl` drops)."""
+    line = (json.dumps(row, separators=(",", ":")) + "\n").encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        written = os.write(fd, line)
+        if written != len(line):
+            raise OSError(f"{os.fspath(path)}: a short write ({written} of {len(line)} bytes)")
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import json
 import multiprocessing
 import os
 import signal
 import time
 from typing import Any, Iterator, Sequence
 
+from ...files import append_jsonl, read_jsonl
 from ...games.heap import octal_game
 from ...games.quotient import misere_quotient
 from .classes import canonical, codes_up_to, dead_heaps, normalized, sequence_digest, \
@@ -174,39 +174,15 @@ def read_misere_rows(directory: str) -> list[dict[str, Any]]:
     line (a kill during its write) is dropped and cut from the file; any other bad line is
     an error naming it."""
     path = os.path.join(directory, MISERE_TABLE)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return []
-    lines = data.split(b"\n")
-    torn = lines.pop()
-    rows = []
-    for number, line in enumerate(lines, 1):
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):
-            row = None
-        if not isinstance(row, dict) or not isinstance(row.get("code"), str):
+    rows = read_jsonl(path, "row of the misère census", 1 << 30)
+    for number, row in enumerate(rows, 1):
+        if not isinstance(row.get("code"), str):
             raise ValueError(f"{path}, line {number}: not a row of the misère census")
-        rows.append(row)
-    if torn:
-        with open(path, "r+b") as f:
-            f.truncate(len(data) - len(torn))
-            os.fsync(f.fileno())
     return rows
 
 
 def _append(directory: str, row: dict[str, Any]) -> None:
-    line = (json.dumps(row, separators=(",", ":")) + "\n").encode()
-    fd = os.open(os.path.join(directory, MISERE_TABLE),
-                 os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        if os.write(fd, line) != len(line):
-            raise OSError(f"{MISERE_TABLE}: a short write")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    append_jsonl(os.path.join(directory, MISERE_TABLE), row)
 
 
 # ---- the pool --------------------------------------------------------------------------

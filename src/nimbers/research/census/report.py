@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..pictures import pyplot
 from .classes import standard_key, written
 from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
@@ -135,13 +136,7 @@ def plot_census(rows: list[dict[str, Any]], path: str) -> None:
     ImportError
         matplotlib is not installed.
     """
-    try:
-        import matplotlib
-    except ImportError:
-        raise ImportError("the plot needs matplotlib: pip install 'nimbers[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     solved = [r for r in rows if is_solved(r)]
     still = [r for r in rows if not is_solved(r)]
     fig, ax = plt.subplots(figsize=(8, 5.5), dpi=110)

@@ -14,7 +14,7 @@ import json
 import os
 from typing import Any, Iterable
 
-from ...files import write_atomically
+from ...files import append_jsonl, read_jsonl, write_atomically
 
 __all__ = ["TABLE", "META", "FORMAT", "read_rows", "append_row", "read_meta", "write_meta",
            "covered_codes", "numbered_rows", "replaced_rows", "all_rows", "read_capped",
@@ -78,41 +78,13 @@ def replaced_rows(directory: str) -> list[tuple[int, dict[str, Any]]]:
 
 def all_rows(directory: str, repair: bool = True) -> list[dict[str, Any]]:
     """Every row of DIR/census.jsonl, replaced ones included, in file order."""
-    path = os.path.join(directory, TABLE)
-    try:
-        data = read_capped(path, MAX_TABLE_BYTES)
-    except FileNotFoundError:
-        return []
-    lines = data.split(b"\n")
-    torn = lines.pop()  # b"" when the file ends with a newline; a row is written with its own
-    rows = []
-    for number, line in enumerate(lines, 1):
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):
-            row = None
-        if not isinstance(row, dict):
-            raise ValueError(f"{path}, line {number}: not a row of the census")
-        rows.append(row)
-    good = len(data) - len(torn)
-    if good < len(data) and repair:
-        with open(path, "r+b") as f:
-            f.truncate(good)
-            os.fsync(f.fileno())
-    return rows
+    return read_jsonl(os.path.join(directory, TABLE), "row of the census", MAX_TABLE_BYTES,
+                      repair)
 
 
 def append_row(directory: str, row: dict[str, Any]) -> None:
     """Appends one row as one line, durable before returning."""
-    line = (json.dumps(row, separators=(",", ":"), sort_keys=False) + "\n").encode()
-    fd = os.open(os.path.join(directory, TABLE), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        written = os.write(fd, line)
-        if written != len(line):
-            raise OSError(f"{TABLE}: a short write ({written} of {len(line)} bytes)")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    append_jsonl(os.path.join(directory, TABLE), row)
 
 
 def covered_codes(rows: Iterable[dict[str, Any]]) -> set[str]:

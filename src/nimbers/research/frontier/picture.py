@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..pictures import pyplot
 from .run import frontier_stats, frontier_values
 from .store import RARE, RECORDS
 
@@ -64,13 +65,7 @@ def frontier_picture(checkpoint: str | os.PathLike[str], path: str | os.PathLike
     ValueError
         Not a frontier run.
     """
-    try:
-        import matplotlib
-    except ImportError:
-        raise ImportError("the picture needs matplotlib: pip install 'nimbers[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     folder = Path(checkpoint)
     stats = frontier_stats(folder)
     starts, lows, highs = _envelope(frontier_values(folder))
