@@ -10,6 +10,14 @@ import nimbers  # noqa: E402
 
 DATA = pathlib.Path(__file__).parent / "data"
 
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (for the real dask schedulers and servers of tests)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 KERNELS = list(nimbers.arith._core.available_kernels())  # every path this CPU can run
 
 

@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import free_port
 
 import nimbers
 from nimbers.games import octal_game
@@ -171,11 +171,11 @@ def test_161_and_36_are_two_games(tmp_path):
 def test_same_table_on_a_dask_cluster(two_digits, tmp_path):
     pytest.importorskip("distributed", reason="dask distributed is not installed")
     _, local = two_digits
-    port = _free_port()
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     procs = [subprocess.Popen(dask + ["--host", "127.0.0.1", "--port", str(port),
-                                      "--dashboard-address", f"127.0.0.1:{_free_port()}"],
+                                      "--dashboard-address", f"127.0.0.1:{free_port()}"],
                               env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:
         for _ in range(2):
@@ -194,12 +194,6 @@ def test_same_table_on_a_dask_cluster(two_digits, tmp_path):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_killed_twice_and_run_again(two_digits, tmp_path):
@@ -295,7 +289,7 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
     pytest.importorskip("distributed", reason="dask distributed is not installed")
     began = time.monotonic()
     done = _cli("--digits", "1", "--out", str(tmp_path), "--scheduler",
-                f"tcp://127.0.0.1:{_free_port()}", timeout=90)
+                f"tcp://127.0.0.1:{free_port()}", timeout=90)
     assert done.returncode == 2 and time.monotonic() - began < 60
     assert len(done.stderr.strip().splitlines()) == 1
     assert "cannot reach the dask scheduler" in done.stderr

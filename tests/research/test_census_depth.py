@@ -335,12 +335,12 @@ def test_unclear_input_is_one_line(tmp_path):
 
 def test_dask_without_workers_stops_with_a_message(tmp_path):
     pytest.importorskip("distributed", reason="dask distributed is not installed")
-    from test_census import _free_port
-    port = _free_port()
+    from conftest import free_port
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     scheduler = subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-         str(port), "--dashboard-address", f"127.0.0.1:{_free_port()}"], env=_env(),
+         str(port), "--dashboard-address", f"127.0.0.1:{free_port()}"], env=_env(),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     worker = subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
