@@ -50,6 +50,9 @@ def test_sdist_carries_what_its_tests_need(sdist):
     assert not any(n.endswith((".so", ".pyd", ".o")) for n in names)
 
 
+# the whole suite runs inside this test (about 6 minutes, more under load), past the
+# 300 s every other test gets
+@pytest.mark.timeout(2400)
 def test_sdist_installs_and_its_tests_pass(sdist, tmp_path):
     with tarfile.open(sdist) as tar:
         if hasattr(tarfile, "data_filter"):  # Python 3.10.12+ and 3.11.4+
