@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..pictures import pyplot
+from ..pictures import pyplot, save
 from .classes import standard_key, written
 from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
@@ -156,8 +156,4 @@ def plot_census(rows: list[dict[str, Any]], path: str) -> None:
     ax.set_xlabel("heap sizes computed (the proof's bound, or reached)")
     ax.set_ylabel("period, pre-period")
     ax.set_title(f"octal games: {len(solved)} of {len(rows)} classes solved")
-    ax.legend(loc="upper left", fontsize=8)
-    ax.grid(True, which="major", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, ax, path)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..pictures import pyplot
+from ..pictures import pyplot, save
 from .run import frontier_stats, frontier_values
 from .store import RARE, RECORDS
 
@@ -84,8 +84,4 @@ def frontier_picture(checkpoint: str | os.PathLike[str], path: str | os.PathLike
     ax.set_ylabel("Grundy value g(n)")
     proof = (f"; period {stats.period} from {stats.preperiod}, proven" if stats.proven else "")
     ax.set_title(f"{stats.game}: g(0..{stats.heap_sizes - 1}){proof}")
-    ax.legend(loc="upper left", fontsize=8)
-    ax.grid(True, which="major", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, ax, path)
