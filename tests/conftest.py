@@ -18,6 +18,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def edited_table(good, folder, name, change, table="census.jsonl"):
+    """A copy of the directory good as folder/name with the latest row of table for which
+    change(row) edits the row (returning True) rewritten: (the copy, the edited line)."""
+    import json
+    import shutil
+    bad = folder / name
+    shutil.copytree(good, bad)
+    lines = (bad / table).read_text().splitlines()
+    for i in reversed(range(len(lines))):   # the class's latest row
+        row = json.loads(lines[i])
+        if change(row):
+            lines[i] = json.dumps(row)
+            (bad / table).write_text("\n".join(lines) + "\n")
+            return bad, i + 1
+    raise AssertionError(f"{name}: no row changed")
+
+
 KERNELS = list(nimbers.arith._core.available_kernels())  # every path this CPU can run
 
 

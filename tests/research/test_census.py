@@ -5,7 +5,6 @@ kill -9 and run again, verify on a good and a tampered table, the unreachable sc
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import free_port
+from conftest import edited_table, free_port
 
 import nimbers
 from nimbers.games import octal_game
@@ -241,16 +240,7 @@ def test_verify_passes_and_fails_naming_the_row(tmp_path):
     assert done.returncode == 0 and "5 rows verified" in done.stdout
 
     def tampered(name, change):
-        bad = tmp_path / name
-        shutil.copytree(good, bad)
-        lines = (bad / TABLE).read_text().splitlines()
-        for i in reversed(range(len(lines))):   # the class's latest row
-            row = json.loads(lines[i])
-            if change(row):
-                lines[i] = json.dumps(row)
-                (bad / TABLE).write_text("\n".join(lines) + "\n")
-                return bad, i + 1
-        raise AssertionError("no row changed")
+        return edited_table(good, tmp_path, name, change, TABLE)
 
     def period(row):
         if row["code"] == "0.77":

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import edited_table
 
 import nimbers
 from nimbers.research import census
@@ -231,16 +232,7 @@ def test_kill_9_leaves_no_process(tmp_path):
 
 
 def _edited(good, tmp_path, name, change):
-    bad = tmp_path / name
-    shutil.copytree(good, bad)
-    lines = (bad / TABLE).read_text().splitlines()
-    for i in reversed(range(len(lines))):   # the class's latest row
-        row = json.loads(lines[i])
-        if change(row):
-            lines[i] = json.dumps(row)
-            (bad / TABLE).write_text("\n".join(lines) + "\n")
-            return str(bad)
-    raise AssertionError(f"{name}: no row changed")
+    return str(edited_table(good, tmp_path, name, change, TABLE)[0])
 
 
 def _open_row(field, value):
