@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..pictures import pyplot, save
+from ..pictures import label_points, pyplot, save
 from .classes import standard_key, written
 from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
@@ -147,13 +147,11 @@ def plot_census(rows: list[dict[str, Any]], path: str) -> None:
     if still:
         ax.scatter([r["reached"] for r in still], [0.6] * len(still), s=30, marker="|",
                    color="grey", label="open: heap size reached")
-    for r in solved:
-        if r["certificate"]["bound"] > TRIVIAL_BOUND:
-            ax.annotate(written(r["code"]), (r["reached"], max(r["preperiod"], 1)), fontsize=7,
-                        xytext=(3, 3), textcoords="offset points")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("heap sizes computed (the proof's bound, or reached)")
     ax.set_ylabel("period, pre-period")
     ax.set_title(f"octal games: {len(solved)} of {len(rows)} classes solved")
+    label_points(fig, ax, [(r["reached"], max(r["preperiod"], 1), written(r["code"]))
+                           for r in solved if r["certificate"]["bound"] > TRIVIAL_BOUND])
     save(fig, ax, path)
