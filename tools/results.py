@@ -4,8 +4,15 @@ row below, computed into a work directory (resumable: run the same command again
 stop) and copied into results/NAME/ without the values files (statistics, proof, rare and
 record lists, manifest, picture), with results/README.md's table regenerated.
 
+``census`` runs (or deepens, when WORK/census holds a shallower one) the census of the 1,023
+three-digit octal codes to --until heap sizes (default 2^24) with the documented commands and
+copies its table into results/census/: the rows (census.jsonl, which ``nimbers census verify
+results/census`` re-checks), T. Czajka's and A. Flammenkamp's columns in CSV and Markdown, the
+plot, and the SHA-256 of each (SHA256SUMS).
+
     python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
     python tools/results.py check [--only NAME ...]
+    python tools/results.py census [--until N] [--work DIR]
 
 ``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
 temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
@@ -15,8 +22,10 @@ lines with the folder's (exit status 1 naming the first row that differs).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -115,15 +124,49 @@ def check(args: argparse.Namespace) -> int:
     return 0
 
 
+CENSUS = RESULTS / "census"
+#: what the census's table is written as: (file, nimbers census export's options)
+CENSUS_EXPORTS = (("czajka.csv", ["--format", "csv"]), ("czajka.md", ["--format", "md"]),
+                  ("flammenkamp.csv", ["--format", "csv", "--columns", "flammenkamp"]),
+                  ("flammenkamp.md", ["--format", "md", "--columns", "flammenkamp"]))
+
+
+def _nimbers(*args: str) -> None:
+    command = [sys.executable, "-m", "nimbers", *args]
+    print("$ nimbers " + " ".join(args), flush=True)
+    subprocess.run(command, check=True)
+
+
+def census(args: argparse.Namespace) -> int:
+    work = Path(args.work) / "census"
+    began = time.monotonic()
+    if (work / "census.jsonl").exists():
+        _nimbers("census", "deepen", str(work), "--until", args.until)
+    else:
+        _nimbers("census", "run", "--digits", "3", "--until", args.until, "--out", str(work))
+    print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
+    CENSUS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(work / "census.jsonl", CENSUS / "census.jsonl")
+    for name, options in CENSUS_EXPORTS:
+        _nimbers("census", "export", str(work), *options, "--out", str(CENSUS / name))
+    _nimbers("census", "report", str(work), "--plot", str(CENSUS / "census.png"))
+    sums = [f"{hashlib.sha256((CENSUS / name).read_bytes()).hexdigest()}  {name}"
+            for name in ("census.jsonl", *(n for n, _ in CENSUS_EXPORTS))]
+    (CENSUS / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
+    print("\n".join(sums))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=("run", "check"))
+    p.add_argument("action", choices=("run", "check", "census"))
     p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
+    p.add_argument("--until", default="2^24", help="census: the depth (default 2^24)")
     args = p.parse_args(argv)
-    return run(args) if args.action == "run" else check(args)
+    return {"run": run, "check": check, "census": census}[args.action](args)
 
 
 if __name__ == "__main__":

@@ -345,3 +345,49 @@ def test_bad_arguments_are_refused_at_once(tmp_path):
             census(out=out, progress=False, **kwargs)
     with pytest.raises(TypeError):
         census(codes=".77", out=out)
+
+
+def _open_row(code, reached, last_rare, largest_at, rare, cap=None, mask="1e"):
+    return {"code": code, "reached": reached, "last_rare": last_rare, "largest_at": largest_at,
+            "rare_count": rare, "cap": cap, "rare_mask": mask, "period": None,
+            "class": "single"}
+
+
+def test_promising_ranks_the_longest_quiet_stretch_then_the_fewest_rare_values():
+    from nimbers.research.census.report import promising, quiet_doublings
+
+    rows = [_open_row("0.6", 2**28, 20627, 19739543, 1584),      # a record late: 3 doublings
+            _open_row("0.14", 2**24, 58515, 53850, 1737),        # quiet 8 doublings
+            _open_row("0.36", 2**24, 40000, 30000, 200),         # quiet 8 doublings, fewer rare
+            _open_row("0.04", 2**17, 10, 10, 9000, cap=2**17),   # capped: not ranked
+            _open_row("0.7", 2**24, 2**23 + 5, 10, 3)]           # a rare value just now
+    assert [quiet_doublings(r) for r in rows] == [3, 8, 8, 13, 0]
+    assert [r["code"] for r in promising(rows)] == ["0.36", "0.14", "0.6", "0.7"]
+    assert [r["code"] for r in promising(rows, count=1)] == ["0.36"]
+
+
+def test_deepen_takes_only_the_chosen_classes_further(tmp_path):
+    from nimbers.research.census import census
+    from nimbers.research.census.run import deepen
+    from nimbers.research.census.table import read_rows
+
+    out = str(tmp_path)
+    census(codes=["0.6", "0.14", "0.36"], out=out, workers=1, until=4096, progress=False)
+    deepen(out, 16384, promising=1, workers=1, progress=False)
+    depths = {r["code"]: r["reached"] for r in read_rows(out)}
+    assert sorted(depths.values()) == [4096, 4096, 16384]
+    left = sorted(code for code, reached in depths.items() if reached == 4096)
+    deepen(out, 16384, only=[left[0]], workers=1, progress=False)
+    again = {r["code"]: r["reached"] for r in read_rows(out)}
+    assert again[left[0]] == 16384 and again[left[1]] == 4096
+    with pytest.raises(ValueError, match="no census row holds"):
+        deepen(out, 16384, only=["0.7"], workers=1, progress=False)
+    with pytest.raises(ValueError, match="not both"):
+        deepen(out, 16384, only=["0.36"], promising=2, workers=1, progress=False)
+
+
+def test_promising_outside_deepen_is_a_clear_cli_error(tmp_path, capsys):
+    from nimbers.cli import main
+
+    assert main(["census", "report", str(tmp_path), "--promising", "3"]) == 2
+    assert "--promising is for census deepen" in capsys.readouterr().err

@@ -56,7 +56,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="every octal code 0.d1..dk and 4.d1..dk with k <= K (K = 3: 1023 games)")
     p.add_argument("--codes", metavar="FILE",
                    help="the codes in FILE instead (one or more a line, like .161 0.36 4.3; "
-                        "'#' starts a comment)")
+                        "'#' starts a comment); deepen: only their classes")
+    p.add_argument("--promising", type=count_type(1, 4096), metavar="K",
+                   help="deepen: only the K most promising open classes (the longest quiet "
+                        "stretch since a rare value or record, then the fewest rare values; "
+                        "census report lists them)")
     p.add_argument("--out", metavar="DIR",
                    help="where the table goes: DIR/census.jsonl, one row per class and depth, "
                         "appended as classes finish; run again after a kill to go on (export: "
@@ -87,6 +91,8 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError(f"census {args.action} takes one directory, not {args.published!r} too")
     if args.budget is not None and args.action != "verify":
         raise ValueError("--budget is for census verify: a census runs by depth (--until N)")
+    if args.promising is not None and args.action != "deepen":
+        raise ValueError("--promising is for census deepen: the K most promising open classes")
     if args.action == "misere":
         from .census_misere import run_misere
         return run_misere(args)
@@ -140,7 +146,9 @@ def _deepen(args: argparse.Namespace) -> str:
     until = _until(args)
     if until is None:
         raise ValueError("census deepen needs --until N (the new depth)")
-    deepen(directory, until, workers=args.workers, scheduler=args.scheduler)
+    only = _read_codes(args.codes) if args.codes else None
+    deepen(directory, until, only=only, promising=args.promising, workers=args.workers,
+           scheduler=args.scheduler)
     return _summary(census_report(directory, plot=None), directory)
 
 
@@ -219,7 +227,7 @@ def _report(args: argparse.Namespace) -> str:
     if args.json:
         data: dict[str, Any] = {k: getattr(report, k) for k in
                                 ("codes", "classes", "solved", "trivial", "frontier", "open",
-                                 "plot", "plot_note")}
+                                 "promising", "plot", "plot_note")}
         return json.dumps(data, indent=1)
     return str(report)
 

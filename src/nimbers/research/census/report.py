@@ -16,7 +16,8 @@ from .classes import standard_key, written
 from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
 
-__all__ = ["CensusReport", "census_report", "plot_census", "TRIVIAL_BOUND", "is_solved"]
+__all__ = ["CensusReport", "census_report", "plot_census", "TRIVIAL_BOUND", "is_solved",
+           "promising", "quiet_doublings"]
 
 #: a game is trivially solved when the values up to this heap size prove its period
 #: (Czajka's TrivialGames.md: "periods found by considering nimbers for heaps smaller than 1000")
@@ -27,6 +28,27 @@ def is_solved(row: dict[str, Any]) -> bool:
     """A class is solved when its period is proven and every member proven the same game (a
     class of kind "values" with a proven standard form is not: a member may differ)."""
     return row["period"] is not None and row["class"] in ("single", "proved")
+
+
+def quiet_doublings(row: dict[str, Any]) -> int:
+    """How many times the heap sizes reached have doubled since the row's last event -- its
+    last rare value or its last new largest value, whichever came later: log2 of reached over
+    that heap size, rounded down (a run that saw its last event at 20,627 and reached 2^28
+    has been quiet for 13 doublings)."""
+    last = max(int(row["last_rare"] or 0), int(row["largest_at"] or 0), 1)
+    return max(int(row["reached"]) // last, 1).bit_length() - 1
+
+
+def promising(rows: list[dict[str, Any]], count: int = 10) -> list[dict[str, Any]]:
+    """The open classes with a sparse space most likely to become periodic, best first: the
+    longest quiet stretch (:func:`quiet_doublings`: a sequence whose rare values have died out
+    and whose largest value has stopped growing is periodic, A. Flammenkamp's and T.
+    Czajka's reason for taking such games deeper), then the fewest rare values, then the
+    standard form.  Classes capped for want of a sparse space are not ranked."""
+    ranked = [r for r in rows if not is_solved(r) and not r.get("cap")
+              and r["rare_mask"] is not None]
+    ranked.sort(key=lambda r: (-quiet_doublings(r), r["rare_count"], standard_key(r["code"])))
+    return ranked[:count]
 
 
 def _legend(rows: list[dict[str, Any]]) -> list[str]:
@@ -50,6 +72,7 @@ class CensusReport:
     trivial: int
     frontier: list[dict[str, Any]] = field(default_factory=list)
     open: list[dict[str, Any]] = field(default_factory=list)
+    promising: list[dict[str, Any]] = field(default_factory=list)
     plot: str | None = None
     plot_note: str | None = None
     legend: list[str] = field(default_factory=list)
@@ -73,6 +96,14 @@ class CensusReport:
                              [[written(r["code"]), r["reached"], r["largest_at"], r["largest"],
                                _mask(r), r["rare_count"], r["last_rare"], len(r["members"]),
                                r["class"], r.get("cap")] for r in self.open])]
+        if self.promising:
+            lines += ["", "most promising open classes (the longest quiet stretch since the last "
+                      "rare value or record, then the fewest rare values):",
+                      _table(["rank", "game", "reached", "quiet doublings", "rare", "last rare",
+                              "largest at"],
+                             [[i, written(r["code"]), r["reached"], quiet_doublings(r),
+                               r["rare_count"], r["last_rare"], r["largest_at"]]
+                              for i, r in enumerate(self.promising, 1)])]
         lines += self.legend
         if self.plot:
             lines += ["", f"plot: {self.plot}"]
@@ -114,7 +145,8 @@ def census_report(directory: str, plot: str | None = "") -> CensusReport:
     trivial = [r for r in solved if r["certificate"]["bound"] <= TRIVIAL_BOUND]
     report = CensusReport(sum(len(r["members"]) for r in rows), len(rows), len(solved),
                           len(trivial), [r for r in solved if r not in trivial],
-                          [r for r in rows if not is_solved(r)], legend=_legend(rows))
+                          [r for r in rows if not is_solved(r)], promising(rows),
+                          legend=_legend(rows))
     if plot is not None:
         path = plot or os.path.join(directory, "census.png")
         try:

@@ -138,21 +138,53 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
                   key=lambda r: standard_key(r["code"]))
 
 
-def deepen(out: str, until: int, *, workers: int | None = None, scheduler: str | None = None,
-           progress: ProgressOption = None, interval: float = 60.0) -> list[dict[str, Any]]:
-    """The census in out taken on to until heap sizes: only its open rows are computed.
+def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
+           promising: int | None = None, workers: int | None = None,
+           scheduler: str | None = None, progress: ProgressOption = None,
+           interval: float = 60.0) -> list[dict[str, Any]]:
+    """The census in out taken on to until heap sizes: only its open rows are computed --
+    every one, or the classes of the codes in only, or the promising most promising open
+    classes (:func:`.report.promising`: the longest quiet stretch, then the fewest rare
+    values).  Each row states its depth, so a table deepened in part says which rows went
+    further.
 
     Raises
     ------
     ValueError
-        No census in out.
+        No census in out, a code of only not in it, both only and promising.
     """
     meta = read_meta(out)
     if meta is None:
         raise ValueError(f"{out}: no census to deepen (census.json is missing)")
-    return census(codes=list(meta["codes"]), out=out, until=until, workers=workers,
-                  scheduler=scheduler, offsets=bool(meta["offsets"]), progress=progress,
-                  interval=interval)
+    codes = list(meta["codes"])
+    if only is not None and promising is not None:
+        raise ValueError("deepen the classes of some codes or the most promising, not both")
+    if only is not None or promising is not None:
+        codes = _chosen(out, codes, only, promising)
+    return census(codes=codes, out=out, until=until, workers=workers, scheduler=scheduler,
+                  offsets=bool(meta["offsets"]), progress=progress, interval=interval)
+
+
+def _chosen(out: str, codes: list[str], only: Sequence[str] | None,
+            promising: int | None) -> list[str]:
+    """The members of the classes chosen by only (codes) or promising (a count)."""
+    from .report import promising as most_promising
+
+    rows = read_rows(out)
+    if promising is not None:
+        if isinstance(promising, bool) or not isinstance(promising, int) or promising < 1:
+            raise ValueError(f"promising is a count of classes (1 or more), got {promising!r}")
+        picked = most_promising(rows, promising)
+    else:
+        assert only is not None
+        wanted = set(_wanted(None, only))
+        missing = wanted - set(codes)
+        if missing:
+            raise ValueError(f"{out}: no census row holds {sorted(missing, key=standard_key)}")
+        picked = [r for r in rows if wanted & set(r["members"])]
+    if not picked:
+        raise ValueError(f"{out}: no open class with a sparse space to deepen")
+    return sorted({m for r in picked for m in r["members"]}, key=standard_key)
 
 
 def _until(until: object) -> int:
