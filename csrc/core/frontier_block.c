@@ -195,11 +195,9 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
     uint64_t m0 = p->n0 + j0;
     if (room(&p->far, &p->far_cap, nparts + 1, sizeof(part)) < 0)
         return 0;
-    size_t nfar = split_parts(s, nparts, m0, least, p->far, NULL, NULL), pooled = 0, kept = 0;
-    for (size_t i = 0; i < nfar; i++) /* those below `below` */
-        if (p->far[i].p < below)
-            p->far[kept++] = p->far[i];
-    nfar = kept;
+    size_t nfar = split_parts(s, nparts, m0, least, p->far, NULL, NULL), pooled = 0;
+    while (nfar && p->far[nfar - 1].p >= below) /* (the parts go by heap size) */
+        nfar--;
     for (size_t i = 0; i < nfar; i++)
         pooled += m0 - s->split[0] - p->far[i].p < s->base + s->kmax;
     if (room(&p->src, &p->src_cap, nfar * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
