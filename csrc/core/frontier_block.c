@@ -15,7 +15,10 @@
  * then each position in order marks its near rare parts, walks its candidates up to the
  * first one not reached (past the K candidates the far parts are marked one by one), and
  * settles the values of rare class below it (frontier_settle.c).  With two threads a helper
- * prepares the next block while the calling thread settles this one.  The values equal the
+ * prepares the next block while the calling thread settles this one (the checks against the
+ * very far parts for the whole block at once, which bound each position's value from below),
+ * and extends the next block's coverage of the values of rare class below those bounds while
+ * it waits; with K > 2 the K - 2 others share that coverage by value.  The values equal the
  * position-by-position engine's: each step only proves a value reached or finds one that is
  * not.  The vector kernels (the checks of step 2, the coverage's words) are s->kern's: AVX-512,
  * AVX2 or portable C, chosen at run time (frontier_simd.c).
@@ -25,6 +28,7 @@
 #include "frontier_core.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +43,8 @@ typedef struct {
     uint16_t cand[K][B];
     uint8_t ncand[B];
     uint8_t hit[K][B];
+    uint16_t least[B];  /* a value no larger than the position's (helpers: checks_ahead) */
+    int early;          /* the very far parts checked when the block was prepared */
     part *far;          /* scratch: the far parts of a sub-block */
     const uint16_t **src; /* their partners' values for the sub-block, split k: src[k * nfar + i] */
     uint16_t *pool;     /* S values each for partners before the window */
@@ -154,36 +160,44 @@ static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
 /* ---- 2. the candidates against every far part: s->kern->hits (frontier_simd.c) ----------- */
 
 /* The coverage of the values of rare class below each position's first candidate, made
- * beforehand (the helper's work, when there is one; the settling makes the others). */
-static void rare_coverage(const fr_state *s, uint64_t n0, const block_prep *p)
+ * beforehand (the helpers' work, when there are some, each its share of the values:
+ * fr_share_of; the settling makes the others).  `offered`: while it still holds `block` (NULL:
+ * always), so that an extra helper stops when the block is taken back. */
+static void rare_coverage(const fr_state *s, const block_prep *p, size_t share, size_t shares,
+                          volatile int64_t *offered, int64_t block)
 {
     uint32_t top = 0; /* the first candidates are most positions' values */
     for (size_t j = 0; j < B; j++)
         if (p->ncand[j] && p->cand[0][j] > top)
             top = p->cand[0][j];
-    for (uint32_t v = 0; v < top; v++)
-        if (!s->common[0][v] || !s->common[1][v])
-            fr_cover_rare(s, n0, v);
+    for (uint32_t v = 0; v < top; v++) {
+        if (offered && __atomic_load_n(offered, __ATOMIC_SEQ_CST) != block)
+            return;
+        if ((!s->common[0][v] || !s->common[1][v]) && fr_share_of(v, shares) == share)
+            fr_cover_rare(s, p->n0, v);
+    }
 }
 
-/* Prepares the block n0 (values below n0 - FR_LAG + ... known: see frontier_cover.c). */
-static void prepare_block(const fr_state *s, uint64_t n0, block_prep *p, int eager)
+/* Prepares the block n0 (values below n0 - FR_LAG + ... known: see frontier_cover.c): its
+ * candidates. */
+static void prepare_block(const fr_state *s, uint64_t n0, block_prep *p)
 {
     p->n0 = n0;
+    p->early = 0;
     candidates(s, n0, p);
-    if (eager)
-        rare_coverage(s, n0, p);
 }
 
 /* The hits of the sub-block j0 of the prepared block from the parts [0, nparts): 1, or 0 when
  * the values file could not be read. */
 static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t nparts,
-                       uint64_t least)
+                       uint64_t least, uint64_t below, int more)
 {
     uint64_t m0 = p->n0 + j0;
     if (room(&p->far, &p->far_cap, nparts + 1, sizeof(part)) < 0)
         return 0;
     size_t nfar = split_parts(s, nparts, m0, least, p->far, NULL, NULL), pooled = 0;
+    while (nfar && p->far[nfar - 1].p >= below) /* (the parts go by heap size) */
+        nfar--;
     for (size_t i = 0; i < nfar; i++)
         pooled += m0 - s->split[0] - p->far[i].p < s->base + s->kmax;
     if (room(&p->src, &p->src_cap, nfar * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
@@ -198,8 +212,34 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
                 return 0;
             pooled += at < s->base;
         }
-    s->kern->hits(&p->cand[0][0], &p->hit[0][0], j0, p->far, nfar, s->nsplit, p->src, 0);
+    s->kern->hits(&p->cand[0][0], &p->hit[0][0], j0, p->far, nfar, s->nsplit, p->src, more);
     return 1;
+}
+
+/* With helpers, a block is prepared while the block before it is settled: its positions'
+ * partners below that block are known, so the checks against the very far parts (p from
+ * VERY_FAR on) are made then for the whole block, and each sub-block's checks later only add
+ * the parts in [AHEAD_LEAST, VERY_FAR).  The first candidate they leave unreached bounds the
+ * position's value from below (its value is the first candidate left unreached by every
+ * part, or larger): every value of rare class below that bound will be asked there, so the
+ * helpers extend their coverage ahead (before, only those below the first candidate: at 27%
+ * of Officers' positions the value). */
+static uint64_t very_far(const fr_state *s)
+{
+    return 2 * (uint64_t)B + s->kmax + 1;
+}
+
+static void checks_ahead(const fr_state *s, block_prep *p, size_t nparts, int early)
+{
+    p->early = early;
+    for (size_t j0 = 0; j0 < B && p->early; j0 += S)
+        p->early = prepare_sub(s, p, j0, nparts, very_far(s), UINT64_MAX, 0);
+    for (size_t j = 0; j < B; j++) {
+        int i = 0;
+        while (p->early && i + 1 < p->ncand[j] && p->hit[i][j])
+            i++;
+        p->least[j] = p->ncand[j] ? p->cand[i][j] : 0;
+    }
 }
 
 /* ---- settling a block, each position in order ----------------------------------------------- */
@@ -411,7 +451,12 @@ static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_w
 
 /* ---- the step: a helper prepares the next block while this thread settles ---------------- */
 
-enum { SUBS = B / S };
+/* With K threads: the calling thread settles, one helper prepares (the checks of each
+ * sub-block, the next block's candidates and rare coverage), and the K - 2 others extend the
+ * next block's coverage of values of rare class ahead of the settling (each its share of the
+ * values, the preparing helper the first share), the work that otherwise falls to the calling
+ * thread, the critical path (benchmarks/README.md: "K threads"). */
+enum { SUBS = B / S, MAX_EXTRAS = 62 };
 
 typedef struct {
     fr_state *s;
@@ -420,9 +465,18 @@ typedef struct {
     volatile uint64_t ready;    /* sub-blocks prepared (atomic): 0 is a failure */
     volatile uint64_t settled;  /* sub-blocks settled (atomic) */
     volatile int stop, failed;
+    size_t shares;              /* the preparing helper and the extra ones */
+    volatile int64_t offered;   /* the block (from start) the extra helpers may extend, or -1 */
+    volatile int busy;          /* extra helpers inside the offered block */
+    volatile int starved;       /* the calling thread waited for a sub-block (atomic) */
     pthread_mutex_t lock;
     pthread_cond_t cond;
 } pipe_ctx;
+
+typedef struct {
+    pipe_ctx *c;
+    size_t share;
+} extra_ctx;
 
 static uint64_t load_acq(volatile uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
@@ -470,10 +524,78 @@ static void cover_while_waiting(pipe_ctx *c, uint64_t want, const block_prep *ne
 {
     while (next && *j < B && load_acq(&c->settled) < want &&
            !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
-        if (next->ncand[*j])
-            fr_cover_ahead(c->s, next->n0, *j, next->cand[0][*j]);
+        if (next->least[*j])
+            fr_cover_ahead(c->s, next->n0, *j, next->least[*j], 0, c->shares);
         (*j)++;
     }
+}
+
+/* The next block, prepared, offered to the extra helpers (none: a no-op). */
+static void offer(pipe_ctx *c, uint64_t block)
+{
+    if (c->shares < 2)
+        return;
+    pthread_mutex_lock(&c->lock);
+    __atomic_store_n(&c->offered, (int64_t)block, __ATOMIC_SEQ_CST);
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Takes the offered block back before it is handed over to the calling thread: no extra
+ * helper touches its coverage after this returns (they look at offered after each position,
+ * and busy counts those inside: the two seq_cst pairs make one of them see the other). */
+static void retract(pipe_ctx *c)
+{
+    if (c->shares < 2)
+        return;
+    __atomic_store_n(&c->offered, (int64_t)-1, __ATOMIC_SEQ_CST);
+    for (int spin = 0; __atomic_load_n(&c->busy, __ATOMIC_SEQ_CST); spin++) {
+        if (spin < 4000)
+            CPU_RELAX();
+        else
+            sched_yield(); /* an extra helper without a core of its own */
+    }
+}
+
+/* Waits until a block other than `done` is offered or the step stops: that block, or -1. */
+static int64_t wait_offer(pipe_ctx *c, int64_t done)
+{
+    int64_t b;
+    pthread_mutex_lock(&c->lock);
+    while (((b = __atomic_load_n(&c->offered, __ATOMIC_SEQ_CST)) < 0 || b == done) &&
+           !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+        pthread_cond_wait(&c->cond, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+    return __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE) ? -1 : b;
+}
+
+/* An extra helper: its share of the values of rare class below the block's first candidates
+ * (their first pairs), then below each position's first candidate (their later pairs), for
+ * every position of each offered block until it is taken back. */
+static void *extra_main(void *arg)
+{
+    extra_ctx *e = (extra_ctx *)arg;
+    pipe_ctx *c = e->c;
+    int64_t done = -1;
+    for (int64_t b; (b = wait_offer(c, done)) >= 0; done = b) {
+        __atomic_add_fetch(&c->busy, 1, __ATOMIC_SEQ_CST);
+        const block_prep *p = &c->b->prep[b & 1];
+        rare_coverage(c->s, p, e->share, c->shares, &c->offered, b);
+        for (size_t j = 0; j < B && __atomic_load_n(&c->offered, __ATOMIC_SEQ_CST) == b; j++)
+            if (p->least[j])
+                fr_cover_ahead(c->s, p->n0, j, p->least[j], e->share, c->shares);
+        __atomic_sub_fetch(&c->busy, 1, __ATOMIC_SEQ_CST);
+    }
+    return NULL;
+}
+
+/* The calling thread waits for sub-block u, noting when it had to (the helper is then the
+ * longer side: see checks_ahead's call): 1 when it is prepared. */
+static int wait_ready(pipe_ctx *c, uint64_t u)
+{
+    if (load_acq(&c->ready) < u + 1)
+        __atomic_store_n(&c->starved, 1, __ATOMIC_RELEASE);
+    return wait_for(c, &c->ready, u + 1) && !__atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
 }
 
 static void *helper_main(void *arg)
@@ -486,13 +608,16 @@ static void *helper_main(void *arg)
     for (uint64_t u = 1; u < c->subs; u++) {
         if (u >= AHEAD)
             cover_while_waiting(c, u - AHEAD, ahead, &ahead_j);
-        if (u % SUBS == 0)
+        if (u % SUBS == 0) {
             ahead = NULL; /* handed over below */
+            retract(c);
+        }
         if (u >= AHEAD && !wait_for(c, &c->settled, u - AHEAD)) /* values below u - AHEAD */
             break;
         block_prep *p = &c->b->prep[(u / SUBS) & 1];
         size_t nparts = __atomic_load_n(&c->s->nparts, __ATOMIC_ACQUIRE);
-        if (!prepare_sub(c->s, p, (u % SUBS) * S, nparts, AHEAD_LEAST)) {
+        uint64_t below = p->early ? very_far(c->s) : UINT64_MAX;
+        if (!prepare_sub(c->s, p, (u % SUBS) * S, nparts, AHEAD_LEAST, below, p->early)) {
             __atomic_store_n(&c->failed, 1, __ATOMIC_RELEASE);
             publish(c, &c->ready, u + 1);
             break;
@@ -503,7 +628,15 @@ static void *helper_main(void *arg)
             if (!wait_for(c, &c->settled, next * SUBS - SUBS))
                 break;
             publish(c, &c->ready, u + 1);
-            prepare_block(c->s, c->start + next * B, &c->b->prep[next & 1], 1);
+            prepare_block(c->s, c->start + next * B, &c->b->prep[next & 1]);
+            /* the early checks (moved work, but in two passes) unless the calling thread
+             * waited for this helper since the last block (without other helpers, whose
+             * bounds they are): else the helper would become the longer side (Grundy's
+             * game, two threads, is about balanced without them) */
+            int starved = __atomic_exchange_n(&c->starved, 0, __ATOMIC_ACQ_REL);
+            checks_ahead(c->s, &c->b->prep[next & 1], nparts, !starved || c->shares > 1);
+            offer(c, next);
+            rare_coverage(c->s, &c->b->prep[next & 1], 0, c->shares, NULL, 0);
             ahead = &c->b->prep[next & 1];
             ahead_j = 0;
             continue;
@@ -547,7 +680,19 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
     c.subs = (count / B) * SUBS;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
-    pthread_t helper;
+    pthread_t helper, extras[MAX_EXTRAS];
+    extra_ctx ectx[MAX_EXTRAS];
+    size_t nextra = 0;
+    c.offered = -1;
+    /* the extra helpers first: shares is fixed before the preparing helper offers a block */
+    size_t want = s->threads > 2 && c.subs > 1 ? (size_t)s->threads - 2 : 0;
+    for (; nextra < want && nextra < MAX_EXTRAS; nextra++) {
+        ectx[nextra].c = &c;
+        ectx[nextra].share = nextra + 1;
+        if (pthread_create(&extras[nextra], NULL, extra_main, &ectx[nextra]) != 0)
+            break;
+    }
+    c.shares = 1 + nextra;
     int helped = s->threads > 1 && c.subs > 1 &&
                  pthread_create(&helper, NULL, helper_main, &c) == 0;
     uint64_t least = helped ? AHEAD_LEAST : S; /* the far parts */
@@ -560,12 +705,12 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
             break;
         if (!helped || u == 0) {
             if (u % SUBS == 0)
-                prepare_block(s, n0, p, 0);
-            if (!prepare_sub(s, p, j0, s->nparts, least))
+                prepare_block(s, n0, p);
+            if (!prepare_sub(s, p, j0, s->nparts, least, UINT64_MAX, 0))
                 break;
             if (u == 0)
                 publish(&c, &c.ready, 1);
-        } else if (!wait_for(&c, &c.ready, u + 1) || __atomic_load_n(&c.failed, __ATOMIC_ACQUIRE)) {
+        } else if (!wait_ready(&c, u)) {
             break;
         }
         status = settle(s, p, j0, least, b, out, made);
@@ -573,13 +718,16 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
         if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
             status = NC_STOPPED;
     }
-    if (helped) {
+    if (helped || nextra) {
         pthread_mutex_lock(&c.lock);
         __atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&c.cond);
         pthread_mutex_unlock(&c.lock);
-        pthread_join(helper, NULL);
     }
+    if (helped)
+        pthread_join(helper, NULL);
+    for (size_t e = 0; e < nextra; e++)
+        pthread_join(extras[e], NULL);
     pthread_mutex_destroy(&c.lock);
     pthread_cond_destroy(&c.cond);
     free_work(b);

@@ -202,10 +202,20 @@ int fr_cover_active(const fr_state *s, uint64_t n0);
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
 /* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
+/* Which of `shares` helpers owns the value v's coverage of a block while it is prepared: a
+ * value's words have one writer at a time (a hash, so that every share of a class gets about
+ * as many values whatever the mask). */
+static inline size_t fr_share_of(uint32_t v, size_t shares)
+{
+    return shares < 2 ? 0 : (size_t)(((v * 2654435761u) >> 16) % shares);
+}
+
 /* The coverage of the values of rare class below c at n0 + j, extended (each value's later
  * pairs, for the whole block) until it reaches n0 + j or the pairs run out: what
- * fr_cover_pending will ask of them, asked ahead by a helper; only where fr_cover_active. */
-void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c);
+ * fr_cover_pending will ask of them, asked ahead by helpers; only where fr_cover_active.
+ * Only the values of the given share (fr_share_of). */
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c, size_t share,
+                    size_t shares);
 /* The values v < c of rare class at n that neither row nor the coverage marks reached, into
  * pending: their number; only where fr_cover_active. */
 size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,

@@ -375,14 +375,16 @@ static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_
     return (words[j >> 6] >> (j & 63)) & 1;
 }
 
-void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c)
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c, size_t share,
+                    size_t shares)
 {
     fr_cover *cover = s->cover;
     uint64_t n = n0 + j;
     const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
     size_t nrare = s->nrare_values[(n - s->kmin) & 1];
     for (size_t i = 0; i < nrare && rare[i] < c && rare[i] < cover->nvalues; i++)
-        covers(s, cover, n0, rare[i], j);
+        if (fr_share_of(rare[i], shares) == share)
+            covers(s, cover, n0, rare[i], j);
 }
 
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)

@@ -70,11 +70,14 @@ def test_a_path_this_cpu_lacks_is_refused(name: str, monkeypatch: pytest.MonkeyP
         _core.frontier_new(None, 1, 8192, 4096)
 
 
-@pytest.mark.parametrize("threads", [3, 4])
-def test_every_thread_count_gives_the_same_values(tmp_path: Path, threads: int) -> None:
+@pytest.mark.parametrize("code, n, threads", [("0.6", 300_000, 3), ("0.6", 300_000, 8),
+                                              ("grundy", 300_000, 4), ("4.07", 200_000, 5)])
+def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: int,
+                                                  threads: int) -> None:
     """With two threads and more a helper prepares blocks ahead and covers the next block's
-    values of rare class while it waits (frontier_block.c): the values stay the same (one and
-    two threads: the runs above)."""
-    stats = frontier_run("0.6", 300_000, tmp_path, threads=threads, progress=False, head=8192,
+    values of rare class while it waits, and from three threads on the others share that
+    coverage by value (frontier_block.c): the values stay the same (one and two threads: the
+    runs above)."""
+    stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
-    assert stats.sha256 == reference("0.6", 300_000)
+    assert stats.sha256 == reference(code, n)
