@@ -31,10 +31,6 @@ The search gives up (and says so) when a candidate outgrows WORKING_FACTOR * max
 (the quotient's order is then bounded below by what exact outcomes certify), when a proved
 Q_n has more than max_order elements (a true reason: its order is stated), when a check
 outgrows its state cap, or at the time limit; what was proved by then is kept.
-
-A heap freed again with a larger exponent in the wrong position (its powers keep telling
-positions apart, as when the quotient is infinite) gets its index doubled, so that such a
-search reaches its bounds in a few rounds instead of one round per power.
 """
 
 from __future__ import annotations
@@ -174,8 +170,6 @@ class _Search:
         self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
         self.rounds = 0
         self.states = 0
-        #: the largest index each heap was freed with so far (for this heap n)
-        self.freed: dict[int, int] = {}
         #: trials of the last recalibration that outgrew the bounds
         self.too_large = 0
 
@@ -217,28 +211,16 @@ class _Search:
         self.too_large = 0
         for size in range(1, len(involved) + 1):
             for free in combinations(involved, size):
-                indices = [self._index(cand, h, exps[h]) for h in free]
+                indices = [max(_index(cand.mul, cand.phi[h]), exps[h] - 1) for h in free]
                 wide = [(i, max(2, 2 * int((i - 4) / 2))) for i in indices]
                 for cycles in ([wide, [(i, 2) for i in indices]] if any(
                         p != 2 for _, p in wide) else [wide]):
                     trial = self._trial(cand, free, cycles)
                     if trial is not None and trial.p[trial.element(bad, self.gens)] == should_p:
-                        self.freed.update({h: i for h, (i, _) in zip(free, cycles)})
                         return trial
         raise GiveUp(f"no recalibration says the position {_heaps(bad, self.gens)} right "
                      f"within the working order {WORKING_FACTOR * self.max_order} "
                      f"({self.too_large} outgrew it)")
-
-    def _index(self, cand: Candidate, h: int, exponent: int) -> int:
-        """The index heap h is freed with: at least its index in cand and its exponent in
-        the wrong position less one (MisereSolver's); doubled when h was freed before with
-        a smaller one (its powers keep splitting: creeping up one power a round would take
-        a round per power)."""
-        index = max(_index(cand.mul, cand.phi[h]), exponent - 1)
-        before = self.freed.get(h)
-        if before is not None and index > before:
-            index = max(index, 2 * before)
-        return index
 
     def _trial(self, cand: Candidate, free: Sequence[int], cycles: list[tuple[int, int]]
                ) -> Candidate | None:
@@ -316,8 +298,10 @@ def _certified(e: GiveUp, q: Candidate, last: tuple[Candidate, Word], gens: Sequ
     why = f"{e}; |Q_{n}| >= {at_least} (that many positions told apart by exact outcomes)"
     if at_least > max_order:
         return why + f", which exceeds max_order={max_order} (certified)"
+    if max(last[1]) < POWERS_APART:
+        return why
     heap, k, apart = certified_powers(last[0].mul, last[0].p, last[0].phi, gens, last[1])
-    if apart == k >= POWERS_APART:
+    if apart == k:
         why += (f"; the {k} sums of 0 .. {k - 1} heaps of {heap} are pairwise told apart "
                 f"(a sign, not a proof, of an infinite quotient)")
     return why

@@ -204,7 +204,7 @@ def certified_lower_bound(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
     target = np.array(bad, dtype=np.int64)
     sets: list[tuple[np.ndarray, np.ndarray]] = [
         (np.arange(len(elems)) < c, w[c - 1]) for c in _cuts(len(elems))]
-    for k in range(1, 8):
+    for k in (2, 4, 6):
         box = target * k // 8
         sets.append((np.asarray((w <= box[None, :]).all(axis=1)), box))
     best = _one_by_one(mul, p, elems, w, target)
@@ -216,7 +216,7 @@ def certified_lower_bound(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
 
 
 def _one_by_one(mul: np.ndarray, p: np.ndarray, elems: np.ndarray, w: np.ndarray,
-                target: np.ndarray, work: int = 50_000_000) -> int:
+                target: np.ndarray, work: int = 20_000_000) -> int:
     """Elements taken in lex order, each with every test x its own position allows
     (A + X < bad), kept when told apart from every element kept before (whose positions,
     lex-smaller, allow those tests too); until about work outcomes were compared."""
@@ -237,7 +237,7 @@ def _one_by_one(mul: np.ndarray, p: np.ndarray, elems: np.ndarray, w: np.ndarray
     return len(kept)
 
 
-def _cuts(n: int, parts: int = 8) -> list[int]:
+def _cuts(n: int, parts: int = 4) -> list[int]:
     """Where to cut the first c elements: n, then evenly down to n / parts."""
     return sorted({max(1, n * k // parts) for k in range(1, parts + 1)}, reverse=True)
 
