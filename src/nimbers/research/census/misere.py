@@ -168,7 +168,7 @@ def _stopped(gave_up: str | None) -> str | None:
         return "time"
     if "exceeds max_order" in gave_up:
         return "order past the cap"
-    if "no recalibration" in gave_up:
+    if "recalibration" in gave_up:      # none found, or none proved after the most allowed
         return "recalibration"
     if "working order" in gave_up:
         return "order cap"
