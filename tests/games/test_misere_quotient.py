@@ -23,16 +23,18 @@ DATA = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "miser
 # ---- the oracle ---------------------------------------------------------------------------
 
 def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
-    """What one move on a heap may leave, from the digits of an octal code."""
-    digits = [int(c, 8) for c in code.split(".")[1]]
+    """What one move on a heap may leave, from the digits of an octal code (d0.d1d2...: a
+    4 before the point splits a heap in two without taking any)."""
+    whole, point = code.split(".")
+    digits = [int(whole or "0", 8) & 4] + [int(c, 8) for c in point]
     out = []
-    for k, d in enumerate(digits, start=1):
+    for k, d in enumerate(digits):
         r = heap - k
         if r < 0:
             continue
         if d & 1 and r == 0:
             out.append(())
-        if d & 2 and r > 0:
+        if d & 2 and r > 0 and k > 0:
             out.append((r,))
         if d & 4:
             out.extend((a, r - a) for a in range(1, r // 2 + 1))
@@ -149,6 +151,69 @@ def test_large_two_digit_quotients(code):
     losing = make_outcome(lambda h: octal_options(code, h))
     for x in positions(12, 3):
         assert q.is_losing(list(x)) == losing(x), x
+
+
+#: the two-digit codes whose search used to stop with "recalibration" before heap 30 (one of
+#: each behaviour), and a heap bound they are proved to, small enough for the brute force
+STUCK_CODES = {"0.6": 9, "0.06": 9, "0.14": 9, "0.16": 9, "0.36": 9, "0.37": 9,
+               "0.45": 9, "0.64": 9, "0.74": 9, "0.76": 9, "4.76": 5}
+
+
+@pytest.mark.parametrize("code", sorted(STUCK_CODES))
+def test_previously_stuck_codes_against_oracle(code):
+    q = misere_quotient(octal_game(code), STUCK_CODES[code])
+    assert q.proved
+    check_against_oracle(q, lambda h: octal_options(code, h), 3, 2)
+
+
+def test_4_76_split_moves_in_the_oracle():
+    """The oracle reads the 4 before the point: heap 4 of 4.76 splits to 1+3 and 2+2 as
+    well as taking one or two."""
+    assert sorted(octal_options("4.76", 4)) == [(1, 1), (1, 2), (1, 3), (2,), (2, 2), (3,)]
+
+
+def test_order_past_the_cap_is_proved_and_stated():
+    """0.64 at heap 14: the candidates pass through 1972 elements to a proved Q_14 of 2248;
+    with the cap 2048 the search stops there and says so, with the order."""
+    q = misere_quotient(octal_game("0.64"), 14)
+    assert q.max_heap == 13 and q.gave_up is not None
+    assert "|Q_14| = 2248 exceeds max_order=2048 (proved)" in q.gave_up
+    big = misere_quotient(octal_game("0.64"), 14, max_order=4096)
+    assert big.proved and big.order == 2248
+    check_against_oracle(big, lambda h: octal_options("0.64", h), 2, 2)
+
+
+def test_certified_lower_bound_never_exceeds_the_quotient(monkeypatch):
+    """Every wrong candidate met on the way to a proved Q_n certifies at most |Q_n| classes
+    (and at most |Q_n| distinct powers of a heap)."""
+    from nimbers.games.quotient import build
+    from nimbers.games.quotient.verify import certified_lower_bound, certified_powers
+
+    met = []
+    recalibrate = build._Search.recalibrate
+
+    def spy(self, cand, bad):
+        met.append((self.gens, cand, bad))
+        return recalibrate(self, cand, bad)
+
+    monkeypatch.setattr(build._Search, "recalibrate", spy)
+    for code, n in [("0.07", 14), ("0.64", 13), ("0.16", 13)]:
+        met.clear()
+        q = misere_quotient(octal_game(code), n)
+        assert q.proved and met
+        for gens, cand, bad in met:
+            order = q.orders[gens[0] - 1]
+            assert certified_lower_bound(cand.mul, cand.p, cand.phi, gens, bad) <= order
+            assert certified_powers(cand.mul, cand.p, cand.phi, gens, bad)[2] <= order
+
+
+def test_endless_powers_are_reported_as_a_sign_only():
+    """4.76 at heap 6: the wrong positions need ever more heaps of 5; the stop says how many
+    of its powers exact outcomes tell apart, and claims no more than that."""
+    q = misere_quotient(octal_game("4.76"), 6)
+    assert q.max_heap == 5 and q.orders == (2, 6, 10, 12, 30)
+    assert "heaps of 5 are pairwise told apart (a sign, not a proof" in (q.gave_up or "")
+    assert "|Q_6| >= " in (q.gave_up or "")
 
 
 # ---- answers ------------------------------------------------------------------------------

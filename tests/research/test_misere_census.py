@@ -107,3 +107,21 @@ def test_dawsons_kayles_row_is_siegels_360(tmp_path):
     (row,) = misere.misere_census(codes=["0.07"], out=str(tmp_path), max_heap=30, workers=1)
     assert row["reached"] == 30 and row["order"] == data["dawson_q30_order"]
     assert row["stopped"] is None and not row["tame"]
+
+
+@pytest.mark.parametrize("why, kind", [
+    ("heap 14: |Q_14| = 2248 exceeds max_order=2048 (proved)", "order past the cap"),
+    ("heap 17: no recalibration says the position 17+1 right within the working order 4096 "
+     "(2 outgrew it); |Q_17| >= 2318 (...), which exceeds max_order=2048 (certified)",
+     "order past the cap"),
+    ("heap 16: a candidate exceeds the working order 4096; |Q_16| >= 1120", "order cap"),
+    ("heap 6: no recalibration says the position 6+5 right within the working order 4096 "
+     "(24 outgrew it); |Q_6| >= 132 (...)", "recalibration"),
+    ("heap 18: no candidate proved after 500 recalibrations; |Q_18| >= 460 (...)",
+     "recalibration"),
+    (None, None)])
+def test_stop_kinds(why, kind):
+    """A row's kind of stop is read off the search's reason: past the cap only when the order
+    is proved or certified past it."""
+    from nimbers.research.census.misere import _stopped
+    assert _stopped(why) == kind

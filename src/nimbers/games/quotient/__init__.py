@@ -60,7 +60,9 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     max_heap : int
         n: the largest heap.
     max_order : int
-        The largest candidate (reduced) the search may keep.
+        The largest quotient the search keeps; candidates (reduced) may grow to
+        build.WORKING_FACTOR times it on the way, and a proved Q_n past it stops the
+        search with its order stated.
     time_limit : float, optional
         Seconds; by default the project's time cap (nimbers._limits: NIMBERS_TIME_LIMIT,
         else 120 s).  When it passes, the search stops with what is proved and says so.

@@ -27,7 +27,9 @@ own formulation):
 
 Every answer passes both checks of :mod:`.verify`, which together prove that the candidate
 says the misère outcome of every position of heaps up to n; reduced, it is the quotient.
-The search gives up (and says so) when a candidate outgrows max_order, when a check
+The search gives up (and says so) when a candidate outgrows WORKING_FACTOR * max_order
+(the quotient's order is then bounded below by what exact outcomes certify), when a proved
+Q_n has more than max_order elements (a true reason: its order is stated), when a check
 outgrows its state cap, or at the time limit; what was proved by then is kept.
 """
 
@@ -40,13 +42,19 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .verify import (GiveUp, Word, certified_lower_bound, lex_least, mark_p, n_failure,
-                     p_failure, refine)
+from .verify import (GiveUp, Word, certified_lower_bound, certified_powers, lex_least, mark_p,
+                     n_failure, p_failure, refine)
 
 __all__ = ["Candidate", "GiveUp", "Growth", "identity_candidate", "add_heap", "prove"]
 
 #: recalibrations per heap before the search gives up
 MAX_RECALIBRATIONS = 500
+#: how far past max_order a candidate may grow while the search goes on: a wrong candidate
+#: can be larger than the quotient it leads to (0.64 at heap 14 passes through 1972 to a
+#: proved Q_14 of 2248), and a proved quotient past max_order is a true reason to stop
+WORKING_FACTOR = 2
+#: how many of a heap's powers told apart a stop reports (as a sign of an infinite quotient)
+POWERS_APART = 12
 #: the most elements of an unreduced candidate (never tabulated: about 1 kB each at most
 #: while it is reduced)
 MAX_UNREDUCED = 1 << 19
@@ -162,6 +170,8 @@ class _Search:
         self.deadline, self.max_order, self.interrupt = deadline, max_order, interrupt
         self.rounds = 0
         self.states = 0
+        #: trials of the last recalibration that outgrew the bounds
+        self.too_large = 0
 
     def opts(self, mono: Candidate | Factored, phi: Sequence[int]) -> dict[int, np.ndarray]:
         return {h: option_elements(mono, phi, self.options[h]) for h in self.gens}
@@ -190,7 +200,7 @@ class _Search:
         if self.interrupt is not None:
             self.interrupt()
         p = mark_p(mono.sub, phi, self.gens, self.opts(mono, phi), mono.cycles)
-        return _reduce(mono, p, phi, self.gens, self.max_order)
+        return _reduce(mono, p, phi, self.gens, WORKING_FACTOR * self.max_order)
 
     def recalibrate(self, cand: Candidate, bad: Word) -> Candidate:
         """A candidate that says the wrong position bad right: the heaps in it freed, the
@@ -198,6 +208,7 @@ class _Search:
         should_p = not cand.p[cand.element(bad, self.gens)]
         involved = [h for h, k in zip(self.gens, bad) if k]
         exps = dict(zip(self.gens, bad))
+        self.too_large = 0
         for size in range(1, len(involved) + 1):
             for free in combinations(involved, size):
                 indices = [max(_index(cand.mul, cand.phi[h]), exps[h] - 1) for h in free]
@@ -208,18 +219,22 @@ class _Search:
                     if trial is not None and trial.p[trial.element(bad, self.gens)] == should_p:
                         return trial
         raise GiveUp(f"no recalibration says the position {_heaps(bad, self.gens)} right "
-                     f"within max_order={self.max_order}")
+                     f"within the working order {WORKING_FACTOR * self.max_order} "
+                     f"({self.too_large} outgrew it)")
 
     def _trial(self, cand: Candidate, free: Sequence[int], cycles: list[tuple[int, int]]
                ) -> Candidate | None:
         """The candidate with the heaps free as the cycles, P read off and reduced; None
         when it would be too large."""
-        built = _freed(cand, self.gens, free, cycles, min(64 * self.max_order, MAX_UNREDUCED))
+        work = WORKING_FACTOR * self.max_order
+        built = _freed(cand, self.gens, free, cycles, min(64 * work, MAX_UNREDUCED))
         if built is None:
+            self.too_large += 1
             return None
         try:
             return self.calibrated(*built)
         except _TooLarge:
+            self.too_large += 1
             return None
 
 
@@ -245,26 +260,51 @@ def add_heap(q: Candidate, n: int, options: dict[int, list[tuple[int, ...]]],
             return reduce_candidate(cand, search.gens), Growth("old", search.rounds,
                                                                search.states)
     # 2. a new generator xi beside Q_{n-1}, xi^4 = xi^2; 3. recalibrated while wrong
-    cand = search.calibrated(Factored(q.mul, [(2, 2)]), q.phi + [q.order])
+    try:
+        cand = search.calibrated(Factored(q.mul, [(2, 2)]), q.phi + [q.order])
+    except _TooLarge:
+        raise GiveUp(f"a candidate exceeds the working order {WORKING_FACTOR * max_order}; "
+                     f"|Q_{n}| >= {q.order}") from None
     last: tuple[Candidate, Word] | None = None
     try:
         for _ in range(MAX_RECALIBRATIONS):
-            if cand.order > max_order:
-                raise GiveUp(f"a candidate of order {cand.order} exceeds "
-                             f"max_order={max_order}")
             bad = search.failure(cand)
             if bad is None:
-                return cand, Growth("new", search.rounds, search.states)
+                return _within(cand, n, max_order), Growth("new", search.rounds,
+                                                           search.states)
             last = (cand, bad)
             cand = search.recalibrate(cand, bad)
         raise GiveUp(f"no candidate proved after {MAX_RECALIBRATIONS} recalibrations")
     except GiveUp as e:
-        if last is None or "time limit" in str(e):
+        if last is None or "time limit" in str(e) or "(proved)" in str(e):
             raise
-        at_least = max(q.order, certified_lower_bound(last[0].mul, last[0].p, last[0].phi,
-                                                       search.gens, last[1]))
-        raise GiveUp(f"{e}; |Q_{n}| >= {at_least} (that many positions told apart by "
-                     f"exact outcomes)") from None
+        raise GiveUp(_certified(e, q, last, search.gens, n, max_order)) from None
+
+
+def _within(cand: Candidate, n: int, max_order: int) -> Candidate:
+    """The proved Q_n, or the true reason to stop: its order past max_order."""
+    if cand.order > max_order:
+        raise GiveUp(f"|Q_{n}| = {cand.order} exceeds max_order={max_order} (proved)")
+    return cand
+
+
+def _certified(e: GiveUp, q: Candidate, last: tuple[Candidate, Word], gens: Sequence[int],
+               n: int, max_order: int) -> str:
+    """Why the search stopped, with the order that exact outcomes certify (the last wrong
+    candidate is right on every position lex-smaller than its wrong one): past max_order,
+    that is a true reason to stop."""
+    at_least = max(q.order, certified_lower_bound(last[0].mul, last[0].p, last[0].phi, gens,
+                                                   last[1]))
+    why = f"{e}; |Q_{n}| >= {at_least} (that many positions told apart by exact outcomes)"
+    if at_least > max_order:
+        return why + f", which exceeds max_order={max_order} (certified)"
+    if max(last[1]) < POWERS_APART:
+        return why
+    heap, k, apart = certified_powers(last[0].mul, last[0].p, last[0].phi, gens, last[1])
+    if apart == k:
+        why += (f"; the {k} sums of 0 .. {k - 1} heaps of {heap} are pairwise told apart "
+                f"(a sign, not a proof, of an infinite quotient)")
+    return why
 
 
 def _heaps(word: Word, gens: Sequence[int]) -> str:

@@ -32,7 +32,6 @@ C core's (csrc/core/quotient.c).
 
 from __future__ import annotations
 
-import time
 from typing import Sequence
 
 import numpy as np
@@ -40,7 +39,7 @@ import numpy as np
 from ... import _core
 
 __all__ = ["Word", "lex_least", "mark_p", "p_failure", "n_failure", "minimal_heaps",
-           "certified_lower_bound", "refine"]
+           "certified_lower_bound", "certified_powers", "refine"]
 
 #: a position as the exponents of the heaps with a move, largest heap first
 Word = tuple[int, ...]
@@ -184,32 +183,51 @@ def n_failure(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequence
 
 
 def certified_lower_bound(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
-                          gens: Sequence[int], bad: Word, budget: float = 2.0) -> int:
+                          gens: Sequence[int], bad: Word) -> int:
     """A number of classes the true quotient certainly has, from a candidate whose lex-least
     wrong position is bad.
 
     Every position lex-smaller than bad is said right by the candidate (its options are
-    smaller still: induction).  So two elements' lex-least positions A < B are told apart
-    in truth by any position X with B + X < bad on which the candidate's outcomes differ;
-    elements taken in lex order, each kept when told apart from all kept before, are
-    pairwise distinct classes.  Stops after about budget seconds with what it has.
+    smaller still: induction), and the order is compatible with addition.  So for a set S of
+    elements whose lex-least positions are all at most a position U (lex-wise: the first c
+    elements in lex order, U the c-th; or componentwise: a box, U a fraction of bad) and the
+    elements x whose lex-least position X has U + X < bad, every A + X is said right:
+    elements of S with distinct rows (p[a x])_x are told apart by exact outcomes, so the
+    distinct rows are that many distinct classes.  The best count over a few such sets, and
+    over the elements taken one by one (each with the tests its own position allows), is
+    the bound: a fixed amount of work (never a time budget), so the bound, and the reason a
+    row gives, does not depend on the machine's load.
     """
     words = lex_least(mul, phi, gens)
-    elems = sorted(words, key=lambda e: words[e])
-    w = np.array([words[e] for e in elems], dtype=np.int64).reshape(len(elems), len(gens))
+    elems = np.array(sorted(words, key=lambda e: words[e]), dtype=np.int64)
+    w = np.array([words[int(e)] for e in elems], dtype=np.int64).reshape(len(elems), len(gens))
     target = np.array(bad, dtype=np.int64)
-    ev = np.array(elems, dtype=np.int64)
+    sets: list[tuple[np.ndarray, np.ndarray]] = [
+        (np.arange(len(elems)) < c, w[c - 1]) for c in _cuts(len(elems))]
+    for k in (2, 4, 6):
+        box = target * k // 8
+        sets.append((np.asarray((w <= box[None, :]).all(axis=1)), box))
+    best = _one_by_one(mul, p, elems, w, target)
+    for inside, top in sets:
+        tests = elems[_lex_below(top[None, :] + w, target)]
+        if len(tests) and inside.any():
+            best = max(best, _distinct_rows(mul, p, elems[inside], tests))
+    return best
+
+
+def _one_by_one(mul: np.ndarray, p: np.ndarray, elems: np.ndarray, w: np.ndarray,
+                target: np.ndarray, work: int = 20_000_000) -> int:
+    """Elements taken in lex order, each with every test x its own position allows
+    (A + X < bad), kept when told apart from every element kept before (whose positions,
+    lex-smaller, allow those tests too); until about work outcomes were compared."""
     kept: list[int] = []
-    stop = time.monotonic() + budget
-    for i, a in enumerate(elems):
-        if time.monotonic() > stop:
-            break
-        diff = w[i][None, :] + w - target[None, :]
-        first = np.argmax(diff != 0, axis=1)
-        below = diff[np.arange(len(elems)), first] < 0     # a + x lex-smaller than bad
-        tests = ev[below]
+    for i, a in enumerate(elems.tolist()):
+        tests = elems[_lex_below(w[i][None, :] + w, target)]
         if not len(tests):
             continue
+        work -= len(kept) * len(tests)
+        if work < 0:
+            break
         if kept:
             mine = p[mul[a, tests]]
             theirs = p[mul[np.ix_(np.array(kept, dtype=np.int64), tests)]]
@@ -217,3 +235,47 @@ def certified_lower_bound(mul: np.ndarray, p: np.ndarray, phi: Sequence[int],
                 continue
         kept.append(a)
     return len(kept)
+
+
+def _cuts(n: int, parts: int = 4) -> list[int]:
+    """Where to cut the first c elements: n, then evenly down to n / parts."""
+    return sorted({max(1, n * k // parts) for k in range(1, parts + 1)}, reverse=True)
+
+
+def _lex_below(words: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Which rows of words are lex-smaller than target (largest heap first)."""
+    diff = words - target[None, :]
+    first = np.argmax(diff != 0, axis=1)
+    out: np.ndarray = diff[np.arange(len(words)), first] < 0
+    return out
+
+
+def _distinct_rows(mul: np.ndarray, p: np.ndarray, elems: np.ndarray, tests: np.ndarray,
+                   chunk: int = 256) -> int:
+    """How many distinct rows (p[a x])_{x in tests} the elements a have (built a few rows at
+    a time, packed to bits: 8192 x 8192 outcomes take 8 MB)."""
+    packed = np.concatenate([np.packbits(p[mul[np.ix_(elems[i:i + chunk], tests)]], axis=1)
+                             for i in range(0, len(elems), chunk)])
+    return len(np.unique(packed, axis=0))
+
+
+def certified_powers(mul: np.ndarray, p: np.ndarray, phi: Sequence[int], gens: Sequence[int],
+                     bad: Word) -> tuple[int, int, int]:
+    """(h, k, apart): the heap h with the largest exponent in bad, k that exponent, and how
+    many classes exact outcomes tell apart among its powers h^0 .. h^(k-1) (as
+    certified_lower_bound does: by the tests X with (k - 1) h + X < bad).  apart = k, for a
+    large k, is a sign (not a proof) of an infinite quotient: the search's candidates then
+    grow without settling."""
+    i = int(np.argmax(bad))
+    k = int(bad[i])
+    words = lex_least(mul, phi, gens)
+    elems = np.array(sorted(words), dtype=np.int64)
+    w = np.array([words[int(e)] for e in elems], dtype=np.int64).reshape(len(elems), len(gens))
+    top = np.zeros(len(gens), dtype=np.int64)
+    top[i] = k - 1
+    tests = elems[_lex_below(top[None, :] + w, np.array(bad, dtype=np.int64))]
+    powers = [0]
+    for _ in range(k - 1):
+        powers.append(int(mul[powers[-1], phi[gens[i]]]))
+    apart = _distinct_rows(mul, p, np.array(powers, dtype=np.int64), tests) if len(tests) else 1
+    return gens[i], k, apart

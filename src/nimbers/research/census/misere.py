@@ -3,12 +3,15 @@ form (Plambeck and Siegel, "Misère quotients for impartial games", JCTA 115 (20
 as the class's bounds allow, on a local process pool, resumable.
 
 Each class gets the same two bounds, written in its row so that the table never depends on
-the machine's load: a heap bound (Q_n for n up to max_heap) and an order cap (no candidate of
-more than max_order elements).  A row says how far the search went (reached), the orders
-|Q_1| .. |Q_reached|, for the last its order, the size of its P-portion and whether it is
-tame (misère Nim's quotients), and, where it stopped before the heap bound, why: the order
-cap, a recalibration the search could not find within it, or (a safety net only, never
-expected: TASK_SECONDS) the time.  Proved: Q_reached; nothing is claimed beyond it.
+the machine's load: a heap bound (Q_n for n up to max_heap) and an order cap (no quotient of
+more than max_order elements is kept; candidates may grow to twice that on the way).  A row
+says how far the search went (reached), the orders |Q_1| .. |Q_reached|, for the last its
+order, the size of its P-portion and whether it is tame (misère Nim's quotients), and,
+where it stopped before the heap bound, why: the order of Q_n past the cap (proved, or
+certified by exact outcomes), a candidate past the working order (twice the cap) or a
+recalibration the search could not find within it (both with the order exact outcomes
+certify), or (a safety net only, never expected: TASK_SECONDS) the time.  Proved:
+Q_reached; nothing is claimed beyond it.
 
 The classes are the census's (:mod:`.classes`: codes whose normal-play Grundy sequences agree
 once the dead heap sizes are dropped, named by their standard form).  Misère play can tell
@@ -156,14 +159,19 @@ def solve_misere(members: Sequence[str], max_heap: int, max_order: int,
 
 
 def _stopped(gave_up: str | None) -> str | None:
+    """The kind of stop: "order past the cap" (|Q_n| > max_order, proved or certified: a
+    true reason), "order cap" (a candidate outgrew the working order, |Q_n| undecided),
+    "recalibration" (none found within it), or "time" (the safety net)."""
     if gave_up is None:
         return None
     if "time cap" in gave_up:
         return "time"
     if "exceeds max_order" in gave_up:
-        return "order cap"
-    if "recalibration" in gave_up:
+        return "order past the cap"
+    if "recalibration" in gave_up:      # none found, or none proved after the most allowed
         return "recalibration"
+    if "working order" in gave_up:
+        return "order cap"
     return "other"
 
 
