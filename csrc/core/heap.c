@@ -312,7 +312,7 @@ static uint32_t rare_phase(const engine *e)
 
 static int is_rare(const engine *e, size_t i, uint32_t v)
 {
-    return parity32((((v << 1) | (uint32_t)(i & 1))) & e->mask) == rare_phase(e);
+    return (uint32_t)parity32((((v << 1) | (uint32_t)(i & 1))) & e->mask) == rare_phase(e);
 }
 
 /* The counts behind the choice of the mask cover the values below 2^COUNT_BITS (masks of
