@@ -68,3 +68,35 @@ def test_quick_proofs_are_made_again_from_nothing(tmp_path: Path, name: str) -> 
     kept = _stats(name)
     again = frontier_run(kept.code, kept.heap_sizes, tmp_path, threads=1, progress=False)
     assert (again.sha256, again.proof_sha256) == (kept.sha256, kept.proof_sha256)
+
+
+CENSUS = RESULTS / "census"
+
+
+def test_the_census_files_match_their_sha256_sums() -> None:
+    import hashlib
+
+    lines = (CENSUS / "SHA256SUMS").read_text().splitlines()
+    assert len(lines) >= 5
+    for line in lines:
+        digest, name = line.split()
+        assert hashlib.sha256((CENSUS / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_the_census_agrees_with_czajkas_solved_games_and_counts_only_proofs() -> None:
+    from nimbers.research.census.report import census_report, is_solved
+    from nimbers.research.census.table import read_rows
+    from nimbers.research.export import compare_table
+
+    rows = read_rows(str(CENSUS), repair=False)
+    found = compare_table(rows, str(DATA / "czajka_solved_games.txt"))
+    assert not found.differences
+    report = census_report(str(CENSUS), plot=None)
+    assert report.classes == 174 and report.codes == 1023
+    for row in rows:
+        if is_solved(row):
+            assert row["certificate"]["bound"] is not None and row["period"] is not None
+        elif row.get("cap"):    # no useful sparse space: taken to its own depth, stated
+            assert row["reached"] == row["cap"] == 2**17
+        else:
+            assert row["depth"] == row["reached"] == 2**24
