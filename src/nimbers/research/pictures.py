@@ -3,10 +3,9 @@ optional extra (``pip install 'nimbers[plot]'``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
 from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["label_points", "pyplot", "save"]
 
@@ -41,22 +40,22 @@ def pyplot() -> Any:
     return plt
 
 
-def save(fig: Any, ax: Any, path: Any) -> None:
+def save(fig: Any, ax: Any, path: Any,
+         labels: Sequence[tuple[float, float, str]] = ()) -> None:
     """Finishes a research picture the one way: legend top left, a light grid, tight
-    layout (unless :func:`label_points` fixed it already), written to path, the figure
-    closed."""
-    _finish(fig, ax)
+    layout, the labels (x, y, text) placed apart (:func:`label_points`), written to path,
+    the figure closed."""
+    _lay_out(fig, ax)
+    if labels:
+        _label(fig, ax, labels)
     fig.savefig(path)
     pyplot().close(fig)
 
 
-def _finish(fig: Any, ax: Any) -> None:
-    if getattr(ax, "_nimbers_finished", False):
-        return
+def _lay_out(fig: Any, ax: Any) -> None:
     ax.legend(loc="upper left", fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
-    ax._nimbers_finished = True
 
 
 def label_points(fig: Any, ax: Any, points: Sequence[tuple[float, float, str]],
@@ -65,7 +64,8 @@ def label_points(fig: Any, ax: Any, points: Sequence[tuple[float, float, str]],
     or outside the figure: each label, left to right, takes the nearest free place among
     rings of offsets around its point (a thin line joins a label set further off); a label
     with no free place within reach is left out.  Lays the picture out first (legend, grid,
-    tight layout), since moving the axes afterwards would move the labels onto each other.
+    tight layout), since moving the axes afterwards would move the labels onto each other:
+    draw with ``fig.savefig`` after it, or pass the labels to :func:`save` instead.
 
     Returns the window extents (display boxes) of the labels placed.
 
@@ -77,7 +77,13 @@ def label_points(fig: Any, ax: Any, points: Sequence[tuple[float, float, str]],
     (3, False)
     >>> plt.close(fig)
     """
-    _finish(fig, ax)
+    _lay_out(fig, ax)
+    return _label(fig, ax, points, fontsize)
+
+
+def _label(fig: Any, ax: Any, points: Sequence[tuple[float, float, str]],
+           fontsize: float = 7) -> list[Any]:
+    """label_points on a picture laid out already."""
     renderer = fig.canvas.get_renderer()
     legend = ax.get_legend()
     taken = [legend.get_window_extent(renderer)] if legend is not None else []

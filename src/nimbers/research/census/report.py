@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..pictures import label_points, pyplot, save
+from ..pictures import pyplot, save
 from .classes import standard_key, written
 from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
@@ -184,6 +184,5 @@ def plot_census(rows: list[dict[str, Any]], path: str) -> None:
     ax.set_xlabel("heap sizes computed (the proof's bound, or reached)")
     ax.set_ylabel("period, pre-period")
     ax.set_title(f"octal games: {len(solved)} of {len(rows)} classes solved")
-    label_points(fig, ax, [(r["reached"], max(r["preperiod"], 1), written(r["code"]))
-                           for r in solved if r["certificate"]["bound"] > TRIVIAL_BOUND])
-    save(fig, ax, path)
+    save(fig, ax, path, labels=[(r["reached"], max(r["preperiod"], 1), written(r["code"]))
+                                for r in solved if r["certificate"]["bound"] > TRIVIAL_BOUND])
