@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
@@ -140,6 +141,22 @@ def test_dawsons_kayles_q30_is_siegels_360():
     losing = make_outcome(lambda h: octal_options("0.07", h))
     for x in [(30,), (30, 1), (28, 2), (25, 4, 1), (20, 9, 1), (14, 12, 3)]:
         assert q.is_losing(list(x)) == losing(x), x
+
+
+@pytest.mark.parametrize("entry", DATA["infinite_quotients"], ids=lambda e: e["game"])
+def test_published_infinite_quotients(entry):
+    """A quotient published as infinite (the entry names its source): the search proves
+    every Q_n below the heap bound, stops at it, and exact outcomes there certify more
+    classes than the last proved quotient has, which is right on small sums (brute force).
+    This agrees with the paper; it does not prove the quotient infinite."""
+    n = entry["max_heap"]
+    q = misere_quotient(octal_game(entry["game"]), n, max_order=512)
+    assert not q.proved and q.max_heap == n - 1
+    why = q.gave_up or ""
+    assert why.startswith(f"heap {n}:"), why
+    certified = re.search(rf"\|Q_{n}\| >= (\d+)", why)
+    assert certified is not None and int(certified.group(1)) > q.order, why
+    check_against_oracle(q, lambda h: octal_options(entry["game"], h), 3, 2)
 
 
 @pytest.mark.parametrize("code", sorted(DATA["computed_q12"]["orders"]))
