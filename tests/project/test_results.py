@@ -100,3 +100,24 @@ def test_the_census_agrees_with_czajkas_solved_games_and_counts_only_proofs() ->
             assert row["reached"] == row["cap"] == 2**17
         else:
             assert row["depth"] == row["reached"] == 2**24
+
+
+MISERE_ROWS = [RESULTS / "misere" / "misere.jsonl", RESULTS / "misere" / "each_code" / "misere.jsonl"]
+
+
+@pytest.mark.parametrize("path", MISERE_ROWS, ids=lambda p: p.parent.name)
+def test_the_misere_orders_obey_the_published_theorems(path: Path) -> None:
+    """Two theorems on every quotient the table holds: a misère quotient other than the trivial
+    one has even order (T. Plambeck and A. Siegel, "Misère quotients for impartial games", JCTA
+    115 (2008)), and one whose P-portion has two elements has order 2^k + 2 or 2^k + 4 (A.
+    Siegel, "The structure and classification of misère quotients", arXiv math/0703070)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 100
+    for row in rows:
+        assert all(order == 1 or order % 2 == 0 for order in row["orders"]), row["code"]
+        if row["p_size"] == 2:
+            assert any(_is_power_of_two(row["order"] - d) for d in (2, 4)), row["code"]
+
+
+def _is_power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
