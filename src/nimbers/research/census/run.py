@@ -289,7 +289,7 @@ class _Schedule:
         todo = [item for item in state if self._open(item, level)]
         if not todo:
             return state
-        todo.sort(key=lambda item: -len(item[0]))  # the largest classes first: a shorter tail
+        todo.sort(key=_expected_cost, reverse=True)
         kept = [item for item in state if not self._open(item, level)]
         last = level == self.until
         futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
@@ -333,6 +333,15 @@ class _Schedule:
 
     def _report(self, stage: str, state: list[Any], level: int) -> None:
         self.log.say(f"{stage}: {self._counts(state)}")
+
+
+def _expected_cost(item: tuple[list[str], int, dict[str, Any] | None]) -> tuple[float, int]:
+    """What a class is expected to cost at the next level, to start the longest first (the
+    classes on the frontier engine cost in proportion to their last level: the slowest of
+    them started last would leave one worker alone with it at the end): its last level's
+    seconds, then its number of members (each is proven)."""
+    members, _depth, row = item
+    return (float(row["seconds"]) if row is not None else 0.0, len(members))
 
 
 def _power(n: int) -> str:
