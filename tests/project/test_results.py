@@ -122,3 +122,67 @@ def test_the_misere_orders_obey_the_published_theorems(path: Path) -> None:
 
 def _is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
+
+
+def _oeis_periods() -> list[list[str]]:
+    """tests/data/oeis_octal_periods.txt: code, A-number, OFFSET, shift, period, last
+    exception as published, and optional exceptions=... or differs=... (see its header)."""
+    text = (DATA / "oeis_octal_periods.txt").read_text()
+    return [line.split() for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def _census_member(code: str) -> tuple[dict, int]:
+    """The census row of the class whose members hold code, and the code's dead heaps."""
+    from nimbers.research.census.classes import canonical
+    from nimbers.research.census.table import read_rows
+
+    if not _CENSUS_MEMBERS:
+        for row in read_rows(str(CENSUS), repair=False):
+            for member, dead in zip(row["members"], row["dead_heaps"]):
+                _CENSUS_MEMBERS[member] = (row, dead)
+    return _CENSUS_MEMBERS[canonical(code)]
+
+
+_CENSUS_MEMBERS: dict[str, tuple[dict, int]] = {}
+OEIS_PERIODS = _oeis_periods()
+
+
+def test_the_oeis_table_holds_the_entries_found() -> None:
+    assert len(OEIS_PERIODS) == 58
+    assert len({fields[1] for fields in OEIS_PERIODS}) == 13
+    assert [fields[0] for fields in OEIS_PERIODS if len(fields) > 6 and
+            fields[6].startswith("differs=")] == [".56", ".561", ".562", ".563"]
+
+
+@pytest.mark.parametrize("fields", OEIS_PERIODS, ids=lambda f: f"{f[1]}:{f[0]}")
+def test_the_census_agrees_with_the_oeis_periods_and_last_exceptions(fields: list[str]) -> None:
+    """The class holding the code is solved with the OEIS period, and its pre-period, taken to
+    the code's own heap 0, is the published last exception + shift + 1 (a(n) = g(n); the last
+    exception is the last n with g(n) != g(n + P)); the code's own values say the same.  The
+    rows marked differs= are where the OEIS is wrong (see the data file)."""
+    import numpy as np
+
+    from nimbers.games.heap import octal_game
+    from nimbers.research.census.classes import canonical
+    from nimbers.research.census.report import is_solved
+
+    code, _anumber, _offset, shift, period, last = fields[:6]
+    notes = dict(field.split("=") for field in fields[6:])
+    row, dead = _census_member(code)
+    p = int(period)
+    assert is_solved(row) and row["period"] == p
+    rep_dead = row["dead_heaps"][row["members"].index(row["code"])]
+    assert row["preperiod"] > rep_dead          # else the member's own values decide it
+    preperiod = row["preperiod"] - rep_dead + dead   # from the code's own heap 0
+    ours = preperiod - 1                              # its last exception
+    values = octal_game(canonical(code)).nim_values(preperiod + 2 * p).astype(np.int64)
+    assert np.flatnonzero(values[:-p] != values[p:])[-1] == ours
+    published = int(last) + int(shift)
+    if "differs" in notes:
+        assert ours == int(notes["differs"]) != published
+    else:
+        assert ours == published
+    if "exceptions" in notes:    # n with g(n) != the periodic value g(n + kP), n + kP past it
+        eventual = values[[n + p * ((preperiod - n) // p + 1) for n in range(preperiod)]]
+        exceptions = np.flatnonzero(values[:preperiod] != eventual).tolist()
+        assert exceptions == [int(n) for n in notes["exceptions"].split(",")]
