@@ -12,7 +12,7 @@ plot, and the SHA-256 of each table (SHA256SUMS: the same for every run to the s
 
     python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
     python tools/results.py check [--only NAME ...]
-    python tools/results.py census [--until N] [--work DIR]
+    python tools/results.py census [--until N] [--promising K] [--work DIR]
 
 ``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
 temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
@@ -141,7 +141,8 @@ def census(args: argparse.Namespace) -> int:
     work = Path(args.work) / "census"
     began = time.monotonic()
     if (work / "census.jsonl").exists():
-        _nimbers("census", "deepen", str(work), "--until", args.until)
+        only = ["--promising", str(args.promising)] if args.promising else []
+        _nimbers("census", "deepen", str(work), "--until", args.until, *only)
     else:
         _nimbers("census", "run", "--digits", "3", "--until", args.until, "--out", str(work))
     print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
@@ -168,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     p.add_argument("--until", default="2^24", help="census: the depth (default 2^24)")
+    p.add_argument("--promising", type=int, default=None, metavar="K",
+                   help="census: deepen only the K most promising open classes "
+                        "(nimbers census deepen --promising)")
     args = p.parse_args(argv)
     return {"run": run, "check": check, "census": census}[args.action](args)
 

@@ -386,6 +386,25 @@ def test_deepen_takes_only_the_chosen_classes_further(tmp_path):
         deepen(out, 16384, only=["0.36"], promising=2, workers=1, progress=False)
 
 
+def test_deepen_ranks_the_promising_at_the_depth_all_open_classes_share(tmp_path):
+    """Stopped with one of the chosen classes deeper, a deepening picks the same classes
+    again: they are ranked on their rows at the depth every open class reached."""
+    import json
+
+    from nimbers.research.census.report import promising
+    from nimbers.research.census.run import _at_common_depth
+    from nimbers.research.census.table import read_rows
+
+    rows = [dict(_open_row("0.14", 2**14, 2**11, 10, 50), depth=2**14),   # quiet 3 doublings
+            dict(_open_row("0.36", 2**14, 2**10, 10, 90), depth=2**14),   # quiet 4
+            dict(_open_row("0.14", 2**18, 2**11, 10, 50), depth=2**18)]   # 0.14 went on: 7
+    (tmp_path / "census.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    current = read_rows(str(tmp_path), repair=False)
+    assert [r["code"] for r in promising(current, 1)] == ["0.14"]
+    assert [r["code"] for r in promising(_at_common_depth(str(tmp_path), current), 1)] == \
+        ["0.36"]
+
+
 def test_promising_outside_deepen_is_a_clear_cli_error(tmp_path, capsys):
     from nimbers.cli import main
 

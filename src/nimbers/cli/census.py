@@ -59,8 +59,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "'#' starts a comment); deepen: only their classes")
     p.add_argument("--promising", type=count_type(1, 4096), metavar="K",
                    help="deepen: only the K most promising open classes (the longest quiet "
-                        "stretch since a rare value or record, then the fewest rare values; "
-                        "census report lists them)")
+                        "stretch since a rare value or record, then the fewest rare values, "
+                        "on their rows at the depth every open class reached, so a stopped "
+                        "run started again picks the same K; census report lists them)")
     p.add_argument("--out", metavar="DIR",
                    help="where the table goes: DIR/census.jsonl, one row per class and depth, "
                         "appended as classes finish; run again after a kill to go on (export: "

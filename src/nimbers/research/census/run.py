@@ -32,7 +32,7 @@ from ..._progress import ProgressOption
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
 from .pool import executor
-from .table import append_row, covered_codes, read_meta, read_rows, write_meta
+from .table import all_rows, append_row, covered_codes, read_meta, read_rows, write_meta
 
 __all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "executor"]
 
@@ -174,7 +174,7 @@ def _chosen(out: str, codes: list[str], only: Sequence[str] | None,
     if promising is not None:
         if isinstance(promising, bool) or not isinstance(promising, int) or promising < 1:
             raise ValueError(f"promising is a count of classes (1 or more), got {promising!r}")
-        picked = most_promising(rows, promising)
+        picked = most_promising(_at_common_depth(out, rows), promising)
     else:
         assert only is not None
         wanted = set(_wanted(None, only))
@@ -185,6 +185,23 @@ def _chosen(out: str, codes: list[str], only: Sequence[str] | None,
     if not picked:
         raise ValueError(f"{out}: no open class with a sparse space to deepen")
     return sorted({m for r in picked for m in r["members"]}, key=standard_key)
+
+
+def _at_common_depth(out: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The open classes' rows at the depth they all reached (the shallowest of their current
+    depths), each class's current row where it has no row there: so the ten most promising
+    at 2^26 stay those ten when a deepening to 2^30 is stopped with some of them at 2^28 and
+    started again (ranked on their deeper rows, the ones ahead would stay ahead, and the
+    choice would depend on where the run was stopped)."""
+    from .report import is_solved
+
+    open_codes = {r["code"] for r in rows if not is_solved(r) and not r.get("cap")}
+    if not open_codes:
+        return rows
+    common = min(int(r["depth"]) for r in rows if r["code"] in open_codes)
+    at = {r["code"]: r for r in all_rows(out, repair=False)
+          if r["code"] in open_codes and int(r["depth"]) == common}
+    return [at.get(r["code"], r) for r in rows]
 
 
 def _until(until: object) -> int:
