@@ -8,7 +8,8 @@ record lists, manifest, picture), with results/README.md's table regenerated.
 three-digit octal codes to --until heap sizes (default 2^24) with the documented commands and
 copies its table into results/census/: the rows (census.jsonl, which ``nimbers census verify
 results/census`` re-checks), T. Czajka's and A. Flammenkamp's columns in CSV and Markdown, the
-plot, and the SHA-256 of each table (SHA256SUMS: the same for every run to the same depth).
+plot, each open class's rare and record values (lists/), and the SHA-256 of each table and
+list (SHA256SUMS: the same for every run to the same depth).
 
     python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
     python tools/results.py check [--only NAME ...]
@@ -151,14 +152,44 @@ def census(args: argparse.Namespace) -> int:
     for name, options in CENSUS_EXPORTS:
         _nimbers("census", "export", str(work), *options, "--out", str(CENSUS / name))
     _nimbers("census", "report", str(work), "--plot", str(CENSUS / "census.png"))
-    # The tables only: census.jsonl also keeps each row's seconds and peak memory, which no
-    # two runs share (`census verify` re-checks its rows instead), and the PNG's bytes depend
-    # on matplotlib's version.  The tables depend on the depth alone.
+    lists = _copy_lists(work)
+    # The tables and lists only: census.jsonl also keeps each row's seconds and peak memory,
+    # which no two runs share (`census verify` re-checks its rows instead), and the PNG's
+    # bytes depend on matplotlib's version.  The tables and lists depend on the depth alone.
     sums = [f"{hashlib.sha256((CENSUS / name).read_bytes()).hexdigest()}  {name}"
-            for name, _ in CENSUS_EXPORTS]
+            for name in [n for n, _ in CENSUS_EXPORTS] + lists]
     (CENSUS / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
     print("\n".join(sums))
     return 0
+
+
+def _copy_lists(work: Path) -> list[str]:
+    """Each open class's rare values and record values (heap size, value: each new largest
+    value and where), from its frontier run as far as its row reached, into
+    results/census/lists/CODE.rare.csv and CODE.records.csv; their names."""
+    from nimbers.research.census.report import is_solved
+    from nimbers.research.census.table import read_rows
+
+    folder = CENSUS / "lists"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    names = []
+    for row in read_rows(str(CENSUS), repair=False):     # the rows just copied
+        if is_solved(row) or row.get("cap"):
+            continue
+        for kind in ("rare", "records"):
+            lines = (work / "runs" / row["code"] / f"{kind}.csv").read_text().splitlines()
+            kept, last = lines[:1], -1
+            for line in lines[1:]:     # a run going on appends: stop at its depth
+                n = int(line.split(",")[0])
+                if n >= int(row["reached"]) or n <= last:
+                    break
+                kept.append(line)
+                last = n
+            name = f"lists/{row['code']}.{kind}.csv"
+            (CENSUS / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
+            names.append(name)
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -77,8 +77,11 @@ def test_the_census_files_match_their_sha256_sums() -> None:
     import hashlib
 
     lines = (CENSUS / "SHA256SUMS").read_text().splitlines()
-    assert sorted(line.split()[1] for line in lines) == \
+    names = sorted(line.split()[1] for line in lines)
+    assert [n for n in names if "/" not in n] == \
         ["czajka.csv", "czajka.md", "flammenkamp.csv", "flammenkamp.md"]
+    assert {n for n in names if "/" in n} == \
+        {f"lists/{p.name}" for p in (CENSUS / "lists").iterdir()}
     for line in lines:
         digest, name = line.split()
         assert hashlib.sha256((CENSUS / name).read_bytes()).hexdigest() == digest, name
@@ -186,3 +189,24 @@ def test_the_census_agrees_with_the_oeis_periods_and_last_exceptions(fields: lis
         eventual = values[[n + p * ((preperiod - n) // p + 1) for n in range(preperiod)]]
         exceptions = np.flatnonzero(values[:preperiod] != eventual).tolist()
         assert exceptions == [int(n) for n in notes["exceptions"].split(",")]
+
+
+def test_every_open_census_class_has_its_rare_and_record_lists() -> None:
+    """lists/CODE.rare.csv and CODE.records.csv agree with the class's row: as many rare
+    values as it counts, the last where it says, the last record its largest value."""
+    from nimbers.research.census.report import is_solved
+    from nimbers.research.census.table import read_rows
+
+    def pairs(name: str) -> list[tuple[int, int]]:
+        with open(CENSUS / "lists" / name, encoding="utf-8") as f:
+            return [(int(n), int(g)) for n, g in list(csv.reader(f))[1:]]
+
+    open_rows = [r for r in read_rows(str(CENSUS), repair=False)
+                 if not is_solved(r) and not r.get("cap")]
+    assert len(open_rows) == 44
+    for row in open_rows:
+        rare, records = pairs(f"{row['code']}.rare.csv"), pairs(f"{row['code']}.records.csv")
+        assert len(rare) == row["rare_count"] and rare[-1][0] == row["last_rare"], row["code"]
+        assert records[-1] == (row["largest_at"], row["largest"]), row["code"]
+        assert all(b[0] > a[0] and b[1] > a[1] for a, b in zip(records, records[1:]))
+        assert all(n < row["reached"] for n, _ in rare + records)
