@@ -13,7 +13,7 @@ list (SHA256SUMS: the same for every run to the same depth).
 
     python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
     python tools/results.py check [--only NAME ...]
-    python tools/results.py census [--until N] [--promising K] [--work DIR]
+    python tools/results.py census [--until N] [--promising K] [--export-only] [--work DIR]
 
 ``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
 temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
@@ -141,7 +141,9 @@ def _nimbers(*args: str) -> None:
 def census(args: argparse.Namespace) -> int:
     work = Path(args.work) / "census"
     began = time.monotonic()
-    if (work / "census.jsonl").exists():
+    if args.export_only:
+        pass
+    elif (work / "census.jsonl").exists():
         only = ["--promising", str(args.promising)] if args.promising else []
         _nimbers("census", "deepen", str(work), "--until", args.until, *only)
     else:
@@ -200,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
     p.add_argument("--until", default="2^24", help="census: the depth (default 2^24)")
+    p.add_argument("--export-only", action="store_true",
+                   help="census: copy WORK/census as it stands (while a deepening goes on, "
+                        "the levels it finished), computing nothing")
     p.add_argument("--promising", type=int, default=None, metavar="K",
                    help="census: deepen only the K most promising open classes "
                         "(nimbers census deepen --promising)")
