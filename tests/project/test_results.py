@@ -203,7 +203,7 @@ def test_every_open_census_class_has_its_rare_and_record_lists() -> None:
 
     open_rows = [r for r in read_rows(str(CENSUS), repair=False)
                  if not is_solved(r) and not r.get("cap")]
-    assert len(open_rows) == 44
+    assert len(open_rows) == 43     # 44 at 2^26; .104 proven periodic at 2^30
     for row in open_rows:
         rare, records = pairs(f"{row['code']}.rare.csv"), pairs(f"{row['code']}.records.csv")
         assert len(rare) == row["rare_count"] and rare[-1][0] == row["last_rare"], row["code"]
