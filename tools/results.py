@@ -141,14 +141,14 @@ def _nimbers(*args: str) -> None:
 def census(args: argparse.Namespace) -> int:
     work = Path(args.work) / "census"
     began = time.monotonic()
-    if args.export_only:
-        pass
-    elif (work / "census.jsonl").exists():
-        only = ["--promising", str(args.promising)] if args.promising else []
-        _nimbers("census", "deepen", str(work), "--until", args.until, *only)
-    else:
-        _nimbers("census", "run", "--digits", "3", "--until", args.until, "--out", str(work))
-    print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
+    if not args.export_only:
+        if (work / "census.jsonl").exists():
+            only = ["--promising", str(args.promising)] if args.promising else []
+            _nimbers("census", "deepen", str(work), "--until", args.until, *only)
+        else:
+            _nimbers("census", "run", "--digits", "3", "--until", args.until, "--out",
+                     str(work))
+        print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
     CENSUS.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(work / "census.jsonl", CENSUS / "census.jsonl")
     for name, options in CENSUS_EXPORTS:
@@ -180,14 +180,9 @@ def _copy_lists(work: Path) -> list[str]:
         if is_solved(row) or row.get("cap"):
             continue
         for kind in ("rare", "records"):
-            lines = (work / "runs" / row["code"] / f"{kind}.csv").read_text().splitlines()
-            kept, last = lines[:1], -1
-            for line in lines[1:]:     # a run going on appends: stop at its depth
-                n = int(line.split(",")[0])
-                if n >= int(row["reached"]) or n <= last:
-                    break
-                kept.append(line)
-                last = n
+            # a run that went on past the row (deepening still) has its later pairs there too
+            header, *pairs = (work / "runs" / row["code"] / f"{kind}.csv").read_text().splitlines()
+            kept = [header] + [p for p in pairs if int(p.split(",")[0]) < int(row["reached"])]
             name = f"lists/{row['code']}.{kind}.csv"
             (CENSUS / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
             names.append(name)
