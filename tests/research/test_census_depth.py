@@ -19,6 +19,7 @@ from conftest import edited_table
 import nimbers
 from nimbers.research import census
 from nimbers.research.census import depth as depth_module
+from nimbers.research.census import verify as verify_module
 from nimbers.research.census.compute import solve_class
 from nimbers.research.census.report import census_report
 from nimbers.research.census.run import PROGRESS_LOG, deepen, levels
@@ -116,6 +117,22 @@ def test_frontier_deep_stage_gives_the_same_rows(tmp_path, monkeypatch):
         mine = {k: v for k, v in row.items() if k not in MEASURED + ("engine",)}
         theirs = {k: v for k, v in memory[code].items() if k not in MEASURED + ("engine",)}
         assert mine == theirs
+
+
+def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch):
+    """A frontier row: its first values by the ordinary engine, all of them by a fresh
+    frontier run in verify's own directory (kept, resumed); a changed checkpoint fails."""
+    monkeypatch.setattr(depth_module, "FRONTIER_FROM", 1 << 12)
+    monkeypatch.setattr(verify_module, "ORDINARY_LEAST", 1 << 12)
+    row, = solve_class(["0.6"], 1 << 16, str(tmp_path / "census"))
+    assert row["engine"] == "frontier"
+    runs = str(tmp_path / "verify")
+    done = check_row(row, 0.001, True, runs=runs)
+    assert done["error"] is None and done["frontier"] and done["ordinary"] == 1 << 12
+    assert (tmp_path / "verify" / "0.6" / "checkpoint.json").exists()
+    assert check_row(row, 0.001, True)["error"].startswith("only g(0..")   # no runs: budget
+    row["certificate"]["checkpoints"]["32768"] = "0" * 64
+    assert "checkpoints" in check_row(row, 0.001, True, runs=runs)["error"]
 
 
 def test_members_of_an_open_class_are_compared_to_member_depth(monkeypatch):

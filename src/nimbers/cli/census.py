@@ -3,7 +3,7 @@ it runs.
 
     nimbers census --digits 3 --out DIR [--until 2^24] [--workers N | --scheduler tcp://H:P]
     nimbers census deepen DIR --until 2^26
-    nimbers census verify DIR [--budget S]
+    nimbers census verify DIR [--budget S] [--work RUNS]
     nimbers census report DIR [--plot FILE]
     nimbers census export DIR --format md|csv|tex [--columns czajka|flammenkamp] [--out FILE]
     nimbers census compare DIR TABLE
@@ -67,8 +67,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "appended as classes finish; run again after a kill to go on (export: "
                         "the file written, default standard output)")
     p.add_argument("--budget", type=seconds_type, metavar="SECONDS",
-                   help="verify: the seconds the open rows may take (default 240); a census "
-                        "itself runs by depth (--until), not by time")
+                   help="verify: the seconds the ordinary engine may take on the open rows "
+                        "(default 240; a row past 2^20 heap sizes is also made again in full by "
+                        "a fresh frontier run, whatever the budget); a census itself runs by "
+                        "depth (--until), not by time")
+    p.add_argument("--work", metavar="RUNS",
+                   help="verify: where the fresh frontier runs of the rows past 2^20 heap sizes "
+                        "go (as large as the census's own runs); kept, so a verification "
+                        "stopped and started again goes on from their checkpoints (default: a "
+                        "temporary directory, removed at the end)")
     p.add_argument("--workers", type=count_type(1, 4096), metavar="N",
                    help="processes computing at once (default: this machine's cores)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
@@ -92,6 +99,8 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError(f"census {args.action} takes one directory, not {args.published!r} too")
     if args.budget is not None and args.action != "verify":
         raise ValueError("--budget is for census verify: a census runs by depth (--until N)")
+    if args.work is not None and args.action != "verify":
+        raise ValueError("--work is for census verify: a census keeps its runs in DIR/runs")
     if args.promising is not None and args.action != "deepen":
         raise ValueError("--promising is for census deepen: the K most promising open classes")
     if args.action == "misere":
@@ -217,7 +226,8 @@ def _verify(args: argparse.Namespace) -> str:
 
     directory = _directory(args)
     return str(verify_census(directory, budget=240.0 if args.budget is None else args.budget,
-                             workers=args.workers, scheduler=args.scheduler))
+                             workers=args.workers, scheduler=args.scheduler,
+                             work=args.work))
 
 
 def _report(args: argparse.Namespace) -> str:

@@ -4,13 +4,29 @@ the run that wrote it -- fresh games, the values recomputed by the ordinary engi
 numpy rather than by the engine's period search, the statistics recounted, every member of a
 class recomputed and compared, and the classes checked to be different games.
 
-A proven row is recomputed to its proof's bound, always.  An open row is recomputed as far
-as its share of the time budget allows: to the heap size it reached, or to the deepest
-checkpoint (the digest of the first 2^k values) within reach.
+A row the ordinary engine computed is recomputed by it: a proven row to its proof's bound,
+always; an open row as far as its share of the time budget allows, and it fails when that is
+short of the heap size it reached (nothing is taken on trust).
+
+A row the frontier engine computed (past 2^20 heap sizes, to 2^30 and beyond) holds more
+values than the ordinary engine makes in hours.  Its values are made twice from nothing: by
+the ordinary engine as far as its share of the budget allows (at least ORDINARY_LEAST, past
+the frontier engine's in-memory head, so the block engine itself is compared), and by a fresh
+frontier run, in a directory of verify's own, to the heap size the row reached.  The two must
+agree where both exist, and every check below is made on the fresh run's values: a pass
+means every value of the row was recomputed, each of the first 2^k by two engines.
+
+>>> from nimbers.research.census.compute import solve_class
+>>> row, = solve_class(["0.77"], 4096)
+>>> check_row(row, 10.0, True)["error"] is None
+True
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,10 +36,11 @@ import numpy as np
 from ...games.codes import parse_take_break_code
 from ...games.heap import octal_game
 from ...games.heap.stats import rare_mask_of, sparse_space
-from .classes import canonical, dead_heaps, normalized, sequence_digest, standard_form
+from ..frontier import frontier_run, frontier_values
+from .classes import canonical, dead_heaps, normalized, standard_form
 from .compute import FIRST_LEVEL
-from .depth import (DENSE_DEPTH, EXTEND, apparent_of, best_mask, digests, engine_for, is_dense,
-                    member_depth, proof_of)
+from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, best_mask, digests,
+                    engine_for, is_dense, member_depth, proof_of)
 from .pool import executor
 from .schema import malformed
 from .table import META, TABLE, covered_codes, numbered_rows, read_meta, replaced_rows
@@ -37,6 +54,13 @@ EXACT_PREFIX = 2048
 _ACROSS = 4096 - 16
 #: the most heap sizes a row may claim when its census.json says no depth
 _MOST = 1 << 32
+#: a frontier row's first values recomputed by the ordinary engine whatever the budget (four
+#: times the frontier engine's in-memory head: its block engine is compared too)
+ORDINARY_LEAST = 4 * FRONTIER_HEAD
+#: values looked at a piece at a time (bounded memory on a 2^30-value row)
+_PIECE = 1 << 22
+#: leading values enough to see the dead heaps (a heap of at most 16 tokens has a move)
+_LEAD = 4096
 
 
 class CensusError(ValueError):
@@ -46,18 +70,22 @@ class CensusError(ValueError):
 @dataclass(frozen=True)
 class Verified:
     """What verify_census checked: rows, proven ones (each to its proof's bound), open ones
-    recomputed to the heap size reached, and open ones checked to a checkpoint below it."""
+    (each to the heap size it reached), and of all of them those the frontier engine made
+    again from nothing past the ordinary engine's first ordinary_least values."""
 
     rows: int
     proven: int
     open_full: int
-    open_partial: int
+    on_frontier: int = 0
+    ordinary_least: int = 0
 
     def __str__(self) -> str:
-        return (f"{TABLE}: {self.rows} rows verified: {self.proven} proven (each to its "
-                f"proof's bound), {self.open_full + self.open_partial} open "
-                f"({self.open_full} to the heap size reached, {self.open_partial} to a "
-                "checkpoint below it)")
+        text = (f"{TABLE}: {self.rows} rows verified: {self.proven} proven (each to its "
+                f"proof's bound), {self.open_full} open (each to the heap size it reached)")
+        if self.on_frontier:
+            text += (f"; {self.on_frontier} of them made again by a fresh frontier run, their "
+                     f"first {self.ordinary_least:,} values or more by the ordinary engine too")
+        return text
 
 
 class _Failed(Exception):
@@ -74,7 +102,7 @@ def guy_smith_bound(code: str, preperiod: int, period: int) -> int:
 
 
 def verify_census(directory: str, *, budget: float = 240.0, workers: int | None = None,
-                  scheduler: str | None = None) -> Verified:
+                  scheduler: str | None = None, work: str | None = None) -> Verified:
     """Re-checks every row of directory/census.jsonl (see the module docstring).
 
     Parameters
@@ -85,7 +113,12 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
         full); a row whose values cannot be recomputed in full within its share fails, so a
         pass means everything was checked.
     workers, scheduler
-        As for :func:`census`.
+        As for :func:`census` (with a scheduler, work must be a directory every worker sees).
+    work : str, optional
+        Where the fresh frontier runs of the rows past 2^20 heap sizes go (one directory per
+        code, as large as the census's own runs).  Given, they are kept, so a verification
+        stopped (Ctrl-C, ``kill -9``) and started again goes on from their checkpoints; left
+        out, a temporary directory removed at the end.
 
     Returns
     -------
@@ -108,18 +141,41 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     offsets = bool(meta.get("offsets", True))
     most = EXTEND * int(meta["until"]) if meta.get("until") else _MOST
     rows = [row for _line, row in numbered]
-    opened = sum(1 for r in rows if not isinstance(r, dict) or r.get("period") is None)
-    with executor(workers, scheduler) as (pool, slots, _alive):
+    opened = sum(1 for r in rows if not isinstance(r, dict) or r.get("period") is None
+                 or r.get("engine") == "frontier")
+    with _runs_folder(work) as runs, executor(workers, scheduler) as (pool, slots, _alive):
         share = 0.7 * budget * slots / max(1, opened)
-        futures = [pool.submit(check_row, row, share, offsets, most) for row in rows]
-        results = [f.result() for f in futures]
+        futures = {i: pool.submit(check_row, rows[i], share, offsets, most, runs)
+                   for i in sorted(range(len(rows)), key=lambda i: -_size(rows[i]))}
+        results = [futures[i].result() for i in range(len(rows))]
     for (line, row), result in zip(numbered, results):
         if result["error"]:
             raise CensusError(f"row {line} ({_code(row)}): {result['error']}")
     _across(numbered, results, meta)
     _replaced(directory, numbered)
     proven = sum(1 for r in rows if r.get("period") is not None)
-    return Verified(len(rows), proven, len(rows) - proven, 0)
+    deep = [r["ordinary"] for r in results if r["frontier"]]
+    return Verified(len(rows), proven, len(rows) - proven, len(deep), min(deep, default=0))
+
+
+@contextlib.contextmanager
+def _runs_folder(work: str | None) -> Any:
+    """work (made if missing) or a temporary directory removed afterwards."""
+    if work is None:
+        with tempfile.TemporaryDirectory(prefix="nimbers-verify-") as folder:
+            yield folder
+        return
+    if os.path.exists(work) and not os.path.isdir(work):
+        raise ValueError(f"{work} is not a directory")
+    os.makedirs(work, exist_ok=True)
+    yield work
+
+
+def _size(row: Any) -> int:
+    """The values a row holds (the largest are started first, so none is left alone at the
+    end); 0 for a malformed one."""
+    reached = row.get("reached") if isinstance(row, dict) else None
+    return reached if isinstance(reached, int) else 0
 
 
 def _code(row: Any) -> str:
@@ -169,20 +225,23 @@ def _replaced(directory: str, numbered: list[tuple[int, dict[str, Any]]]) -> Non
                               f"{', '.join(lost)}")
 
 
-def check_row(row: Any, seconds: float, offsets: bool, most: int = _MOST) -> dict[str, Any]:
-    """One row re-checked: {"error": None or what is wrong, "full": True, "prefix": its first
-    normalized values as bytes}.  most: the most heap sizes the census may have reached."""
+def check_row(row: Any, seconds: float, offsets: bool, most: int = _MOST,
+              runs: str | None = None) -> dict[str, Any]:
+    """One row re-checked: {"error": None or what is wrong, "prefix": its first normalized
+    values as bytes, "frontier": whether a fresh frontier run made its values, "ordinary": how
+    many the ordinary engine made}.  most: the most heap sizes the census may have reached;
+    runs: the directory for fresh frontier runs (None: the ordinary engine makes every
+    value)."""
+    failed = {"error": None, "prefix": b"", "frontier": False, "ordinary": 0}
     try:
         wrong = malformed(row)
         if wrong:
             raise _Failed(f"a malformed row: {wrong}")
-        prefix = _check(row, time.monotonic() + seconds, offsets, most)
+        return {"error": None, **_check(row, time.monotonic() + seconds, offsets, most, runs)}
     except _Failed as exc:
-        return {"error": str(exc), "full": False, "prefix": b""}
+        return {**failed, "error": str(exc)}
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-        return {"error": f"not a well-formed row ({type(exc).__name__}: {exc})", "full": False,
-                "prefix": b""}
-    return {"error": None, "full": True, "prefix": prefix}
+        return {**failed, "error": f"not a well-formed row ({type(exc).__name__}: {exc})"}
 
 
 def _require(ok: Any, message: str) -> None:
@@ -190,7 +249,8 @@ def _require(ok: Any, message: str) -> None:
         raise _Failed(message)
 
 
-def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int) -> bytes:
+def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int,
+           runs: str | None) -> dict[str, Any]:
     code, members = row["code"], row["members"]
     _require(code == canonical(code) and all(m == canonical(m) for m in members),
              "a code not in the census's spelling")
@@ -204,17 +264,26 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int) -> by
              "heap sizes)")
     _require(cert["offsets"] == offsets, "certificate: offsets is not the census's")
     proven = row["period"] is not None
-    values = _recompute(code, reached, proven, deadline)
+    on_frontier = row["engine"] == "frontier" and runs is not None
+    values = _recompute(code, reached, proven and not on_frontier, deadline,
+                        least=ORDINARY_LEAST if on_frontier else 0)
+    ordinary = len(values)
+    if on_frontier and ordinary < reached:
+        fresh = _fresh_frontier(code, reached, os.path.join(str(runs), code))
+        _require(_first_difference(values, fresh) == ordinary, "the ordinary engine and a fresh "
+                 f"frontier run differ at heap {_first_difference(values, fresh)}")
+        values = fresh
     _require(len(values) == reached, f"only g(0..{len(values) - 1}) of its {reached} values "
              "could be recomputed within the budget: nothing is taken on trust, run verify with "
              "a larger --budget")
-    _require(sequence_digest(values) == cert["sha256"], f"the SHA-256 of g(0..{reached - 1}) "
-             "differs: the values are not the ones computed here")
-    _require(digests(values) == (cert["sha256"], cert["checkpoints"]),
+    sha, marks = digests(values)
+    _require(sha == cert["sha256"], f"the SHA-256 of g(0..{reached - 1}) differs: the values "
+             "are not the ones computed here")
+    _require(marks == cert["checkpoints"],
              "the checkpoints are not the digests of the first 2^k values")
     exact = octal_game(code).nim_values(min(len(values), EXACT_PREFIX), method="exact")
     _require(np.array_equal(exact, values[:len(exact)]), "the exact scan disagrees")
-    dead = dead_heaps(values) if offsets else 0
+    dead = dead_heaps(values[:_LEAD]) if offsets else 0
     _require(row["dead_heaps"][members.index(code)] == dead, f"{code} has {dead} dead heaps")
     if proven:
         _check_period(row, code, values)
@@ -222,9 +291,35 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int) -> by
         _check_open(row, code, values)
     _check_stats(row, values)
     _check_members(row, values, offsets, deadline)
+    head = np.asarray(values[:_ACROSS + _LEAD])
     if proven:  # a proven row's values go on by its period: compare rows on as many
-        values = _extend(values, int(row["preperiod"]), int(row["period"]), _ACROSS + 64)
-    return normalized(values, offsets)[:_ACROSS].astype("<u4").tobytes()
+        head = _extend(head, int(row["preperiod"]), int(row["period"]), _ACROSS + 64)
+    prefix = normalized(head, offsets)[:_ACROSS].astype("<u4").tobytes()
+    return {"prefix": prefix, "frontier": on_frontier, "ordinary": ordinary}
+
+
+def _fresh_frontier(code: str, reached: int, folder: str) -> np.ndarray:
+    """g(0 .. reached-1) by a frontier run of verify's own in folder (going on from its
+    checkpoint when one is there: a verification stopped and started again)."""
+    frontier_run(code, reached, folder, threads=1, progress=False, head=FRONTIER_HEAD,
+                 stop_at_proof=False)
+    return frontier_values(folder, 0, reached)
+
+
+def _first_difference(a: np.ndarray, b: np.ndarray) -> int:
+    """The first heap size below min(len) where a and b differ (that length when none)."""
+    length = min(len(a), len(b))
+    for start in range(0, length, _PIECE):
+        stop = min(length, start + _PIECE)
+        differ = np.flatnonzero(np.asarray(a[start:stop]) != np.asarray(b[start:stop]))
+        if differ.size:
+            return start + int(differ[0])
+    return length
+
+
+def _pieces(g: np.ndarray) -> Any:
+    for start in range(0, len(g), _PIECE):
+        yield start, np.asarray(g[start:start + _PIECE])
 
 
 def _rules(code: str) -> tuple[int, ...]:
@@ -261,18 +356,19 @@ def _extend(g: np.ndarray, n0: int, p: int, size: int) -> np.ndarray:
     return np.concatenate([g, g[n0 + (n - n0) % p]])
 
 
-def _recompute(code: str, reached: int, proven: bool, deadline: float) -> np.ndarray:
-    """g(0 .. reached-1) from a fresh game; for an open row, only as many (a power of two
-    from 4096 on) as fit before the deadline."""
+def _recompute(code: str, reached: int, whole: bool, deadline: float,
+               least: int = 0) -> np.ndarray:
+    """g(0 .. reached-1) from a fresh game (whole: always all of them); else only as many (a
+    power of two from 4096 on) as fit before the deadline, but at least least."""
     game = octal_game(code)
-    if proven:
+    if whole:
         return game.nim_values(reached)
     level, began = min(FIRST_LEVEL, reached), time.monotonic()
     values = game.nim_values(level)
     while level < reached:
         spent = time.monotonic() - began
         nxt = min(4 * level, reached)
-        if time.monotonic() + spent * ((nxt / level) ** 1.5 - 1) > deadline:
+        if level >= least and time.monotonic() + spent * ((nxt / level) ** 1.5 - 1) > deadline:
             break
         level = nxt
         values = game.nim_values(level)
@@ -299,12 +395,19 @@ def _check_period(row: dict[str, Any], code: str, g: np.ndarray) -> None:
 
 
 def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
-    largest_at = int(np.argmax(g))
-    _require(row["largest"] == int(g[largest_at]) and row["largest_at"] == largest_at,
-             f"the largest value is {int(g[largest_at])}, first at {largest_at}")
-    zeros = np.flatnonzero(g == 0)
-    _require(row["p_positions"] == len(zeros) and row["last_p"] == int(zeros[-1]),
-             f"{len(zeros)} P-positions, the last at {int(zeros[-1])}")
+    """The statistics recounted a piece at a time (a row may hold 2^30 values)."""
+    largest, largest_at, zeros, last_zero = -1, 0, 0, 0
+    for start, piece in _pieces(g):
+        i = int(np.argmax(piece))
+        if int(piece[i]) > largest:
+            largest, largest_at = int(piece[i]), start + i
+        found = np.flatnonzero(piece == 0)
+        zeros += len(found)
+        last_zero = start + int(found[-1]) if found.size else last_zero
+    _require(row["largest"] == largest and row["largest_at"] == largest_at,
+             f"the largest value is {largest}, first at {largest_at}")
+    _require(row["p_positions"] == zeros and row["last_p"] == last_zero,
+             f"{zeros} P-positions, the last at {last_zero}")
     _require(row["first_values"] == g[:len(row["first_values"])].astype(int).tolist()
              and len(row["first_values"]) == min(32, len(g)), "first_values are not g(0..31)")
     rules = _rules(row["code"])
@@ -319,16 +422,19 @@ def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
              "fewest heap sizes rare")
     space = sparse_space(rules)
     assert space is not None
-    rare = np.flatnonzero(rare_mask_of(g, space, 0, mask))
-    _require(row["rare_count"] == len(rare), f"{len(rare)} rare values (heap 0 counted) under "
+    count, last = 0, None
+    for start, piece in _pieces(g):
+        rare = np.flatnonzero(rare_mask_of(piece, space, start, mask))
+        count += len(rare)
+        last = start + int(rare[-1]) if rare.size else last
+    _require(row["rare_count"] == count, f"{count} rare values (heap 0 counted) under "
              f"mask {row['rare_mask']}, not {row['rare_count']}")
-    last = int(rare[-1]) if len(rare) else None
     _require(row["last_rare"] == last, f"the last rare value is at {last}")
 
 
 def _check_members(row: dict[str, Any], g: np.ndarray, offsets: bool, deadline: float) -> None:
     code, members, kind = row["code"], row["members"], row["class"]
-    seq = normalized(g, offsets)
+    seq = _Normalized(g, offsets)
     _require((kind == "single") == (len(members) == 1), "class 'single' with several members, "
              "or several members and class 'single'")
     if kind == "proved":
@@ -374,7 +480,21 @@ def _member_values(member: str, base: int, extend: bool) -> np.ndarray:
     return mine if found is None else mine[:found[2]]
 
 
-def _check_proved_member(row: dict[str, Any], seq: np.ndarray, member: str, dead: int,
+class _Normalized:
+    """g with its dead heaps dropped (offsets), as uint32, made a prefix at a time: the whole
+    of a 2^30-value row at once would take 4 GB."""
+
+    def __init__(self, g: np.ndarray, offsets: bool) -> None:
+        self.g, self.start = g, (dead_heaps(g[:_LEAD]) if offsets else 0)
+
+    def __len__(self) -> int:
+        return len(self.g) - self.start
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        return np.asarray(self.g[self.start:][part]).astype(np.uint32)
+
+
+def _check_proved_member(row: dict[str, Any], seq: _Normalized, member: str, dead: int,
                          offsets: bool) -> None:
     """The member proven periodic by the theorem from its own values, with the class's
     period, and equal to the standard form up to the larger pre-period plus the period."""
