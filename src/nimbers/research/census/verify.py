@@ -268,7 +268,8 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int,
     values = _recompute(code, reached, proven and not on_frontier, deadline,
                         least=ORDINARY_LEAST if on_frontier else 0)
     ordinary = len(values)
-    if on_frontier and ordinary < reached:
+    made_again = on_frontier and ordinary < reached     # else the ordinary engine made all
+    if made_again:
         fresh = _fresh_frontier(code, reached, os.path.join(str(runs), code))
         _require(_first_difference(values, fresh) == ordinary, "the ordinary engine and a fresh "
                  f"frontier run differ at heap {_first_difference(values, fresh)}")
@@ -295,7 +296,7 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int,
     if proven:  # a proven row's values go on by its period: compare rows on as many
         head = _extend(head, int(row["preperiod"]), int(row["period"]), _ACROSS + 64)
     prefix = normalized(head, offsets)[:_ACROSS].astype("<u4").tobytes()
-    return {"prefix": prefix, "frontier": on_frontier, "ordinary": ordinary}
+    return {"prefix": prefix, "frontier": made_again, "ordinary": ordinary}
 
 
 def _fresh_frontier(code: str, reached: int, folder: str) -> np.ndarray:
