@@ -1,5 +1,7 @@
+import contextlib
 import pathlib
 import signal
+import subprocess
 import sys
 
 import pytest
@@ -16,6 +18,35 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def dask_cluster(env, workers=2, nanny=True):
+    """A real dask scheduler and workers (one thread each) on 127.0.0.1, started as a user
+    starts them (``dask scheduler``, ``dask worker ADDRESS``) and stopped at the end: yields
+    (the scheduler's address, the workers' processes)."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                               "127.0.0.1", "--port", str(port), "--dashboard-address",
+                               f"127.0.0.1:{free_port()}"], **quiet)]
+    try:
+        for _ in range(workers):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                 "--no-dashboard", "--host", "127.0.0.1"] + ([] if nanny else ["--no-nanny"]),
+                **quiet))
+        yield address, procs[1:]
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def edited_table(good, folder, name, change, table="census.jsonl"):

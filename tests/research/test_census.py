@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import edited_table, free_port
+from conftest import dask_cluster, edited_table, free_port
 
 import nimbers
 from nimbers.games import octal_game
@@ -170,29 +170,9 @@ def test_161_and_36_are_two_games(tmp_path):
 def test_same_table_on_a_dask_cluster(two_digits, tmp_path):
     pytest.importorskip("distributed", reason="dask distributed is not installed")
     _, local = two_digits
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
-    procs = [subprocess.Popen(dask + ["--host", "127.0.0.1", "--port", str(port),
-                                      "--dashboard-address", f"127.0.0.1:{free_port()}"],
-                              env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
-    try:
-        for _ in range(2):
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                 "--no-dashboard", "--host", "127.0.0.1"],
-                env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    with dask_cluster(_env()) as (address, _workers):
         rows = census(2, out=str(tmp_path), scheduler=address, until=DEPTH, progress=False)
-        assert _comparable(rows) == _comparable(local)
-    finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    assert _comparable(rows) == _comparable(local)
 
 
 def test_killed_twice_and_run_again(two_digits, tmp_path):

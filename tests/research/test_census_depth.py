@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import edited_table
+from conftest import dask_cluster, edited_table
 
 import nimbers
 from nimbers.research import census
@@ -131,6 +131,13 @@ def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch)
     assert done["error"] is None and done["frontier"] and done["ordinary"] == 1 << 12
     assert (tmp_path / "verify" / "0.6" / "checkpoint.json").exists()
     assert check_row(row, 0.001, True)["error"].startswith("only g(0..")   # no runs: budget
+    table = tmp_path / "table"
+    table.mkdir()
+    (table / TABLE).write_text(json.dumps(row) + "\n")
+    with pytest.raises(ValueError, match="not a directory"):
+        verify_census(str(table), work=str(table / TABLE))
+    done = _cli("report", str(table), "--work", runs)
+    assert _one_line_error(done) and "--work is for census verify" in done.stderr
     row["certificate"]["checkpoints"]["32768"] = "0" * 64
     assert "checkpoints" in check_row(row, 0.001, True, runs=runs)["error"]
 
@@ -344,18 +351,7 @@ def test_unclear_input_is_one_line(tmp_path):
 
 def test_dask_without_workers_stops_with_a_message(tmp_path):
     pytest.importorskip("distributed", reason="dask distributed is not installed")
-    from conftest import free_port
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    scheduler = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-         str(port), "--dashboard-address", f"127.0.0.1:{free_port()}"], env=_env(),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-         "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"], env=_env(),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
+    with dask_cluster(_env(), workers=1, nanny=False) as (address, (worker,)):
         run = subprocess.Popen([sys.executable, "-m", "nimbers", "census", "--digits", "2",
                                 "--until", "2^22", "--scheduler", address, "--out",
                                 str(tmp_path)], env=_env(NIMBERS_CENSUS_WORKERLESS="5"),
@@ -366,7 +362,3 @@ def test_dask_without_workers_stops_with_a_message(tmp_path):
         worker.kill()
         _, err = run.communicate(timeout=120)
         assert run.returncode == 2 and "no worker" in err
-    finally:
-        for proc in (worker, scheduler):
-            proc.kill()
-            proc.wait()

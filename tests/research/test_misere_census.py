@@ -1,12 +1,17 @@
 """The misère census (nimbers.research.census.misere): rows equal to misere_quotient, bounds
-stated per class, resumable, a torn last line dropped, the command and its tables."""
+stated per class, resumable, a torn last line dropped, the command and its tables, the same
+rows from a real dask cluster."""
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
+from conftest import dask_cluster
+
+import nimbers
 
 from nimbers.games import misere_quotient, octal_game
 from nimbers.research.census import misere
@@ -91,6 +96,25 @@ def test_command(capsys, monkeypatch, tmp_path):
     assert "computed again: all equal" in capsys.readouterr().out
     rows = [json.loads(line) for line in _read(d / misere.MISERE_TABLE).splitlines()]
     assert {r["code"] for r in rows} == {"0.07", "0.75"}
+
+
+def test_same_rows_on_a_dask_cluster(census_dir, tmp_path, capsys):
+    """Two dask workers on 127.0.0.1 (the census's executor): the same rows as the local
+    pool's, and --check on the cluster finds them equal."""
+    pytest.importorskip("distributed", reason="dask distributed is not installed")
+    from nimbers.cli import main
+    src = str(Path(nimbers.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with dask_cluster(env) as (address, _workers):
+        rows = misere.misere_census(codes=CODES, out=str(tmp_path), max_heap=9,
+                                    scheduler=address)
+        assert main(["census", "misere", str(tmp_path), "--check", "--scheduler", address]) == 0
+    assert "computed again: all equal" in capsys.readouterr().out
+    local = {r["code"]: r for r in misere.read_misere_rows(census_dir)}
+    assert len(rows) == len(local)
+    for r in rows:
+        assert {k: v for k, v in r.items() if k != "seconds"} == \
+            {k: v for k, v in local[r["code"]].items() if k != "seconds"}
 
 
 def test_each_code_its_own_class(tmp_path):

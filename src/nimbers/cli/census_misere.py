@@ -1,6 +1,7 @@
 """``nimbers census misere DIR --digits K [--max-heap N] [--max-order M]``: the misère
 quotients of every class of the census (:mod:`nimbers.research.census.misere`), resumable,
-with Markdown and CSV tables (--table DIR) and a re-check of a finished table (--check)."""
+on this machine's cores (--workers) or a dask cluster (--scheduler), with Markdown and CSV
+tables (--table DIR) and a re-check of a finished table (--check)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,14 @@ def run_misere(args: argparse.Namespace) -> str:
     if not directory:
         raise ValueError("census misere needs a directory: nimbers census misere DIR --digits K")
     if args.check:
-        return _check(directory, args.workers)
+        return _check(directory, args.workers, args.scheduler)
     if (args.digits is None) == (args.codes is None):
         raise ValueError("give --digits K or --codes FILE")
     codes = _codes_in(args.codes) if args.codes else None
     began = time.monotonic()
     rows = misere.misere_census(
         args.digits, codes=codes, out=directory, workers=args.workers, each=args.each_code,
+        scheduler=args.scheduler,
         max_heap=misere.DEFAULT_MAX_HEAP if args.max_heap is None else args.max_heap,
         max_order=misere.DEFAULT_MAX_ORDER if args.max_order is None else args.max_order)
     lines = [summary(rows), f"wall time of this run: {time.monotonic() - began:.0f} s; "
@@ -68,18 +70,19 @@ def _codes_in(path: str) -> list[str]:
     return codes
 
 
-def _check(directory: str, workers: Any) -> str:
+def _check(directory: str, workers: Any, scheduler: str | None) -> str:
     """Every row computed again with its own bounds; the first difference is an error."""
     from ..research.census import misere
+    from ..research.census.pool import executor
     rows = misere.read_misere_rows(directory)
     if not rows:
         raise ValueError(f"{directory}: no misère census rows to check")
     last = {r["code"]: r for r in rows}
     keys = ("reached", "orders", "order", "p_size", "tame")
-    with misere.pool(workers) as ex:
+    with executor(workers, scheduler) as (ex, _slots, alive):
         futures = {ex.submit(misere.solve_misere, r["members"], r["max_heap"],
                              r["max_order"]): r for r in last.values()}
-        for future in futures:
+        for future in misere.as_done(list(futures), alive):
             row, again = futures[future], future.result()
             if any(row[k] != again[k] for k in keys if row["stopped"] != "time"):
                 raise ValueError(f"{directory}: the row of {row['code']} differs when computed "

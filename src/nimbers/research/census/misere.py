@@ -1,6 +1,7 @@
 """Misère columns for the census: the misère quotients Q_1, Q_2, ... of each class's standard
 form (Plambeck and Siegel, "Misère quotients for impartial games", JCTA 115 (2008)), as far
-as the class's bounds allow, on a local process pool, resumable.
+as the class's bounds allow, on this machine's cores or a dask cluster (the census's
+executor, :mod:`.pool`), resumable.
 
 Each class gets the same two bounds, written in its row so that the table never depends on
 the machine's load: a heap bound (Q_n for n up to max_heap) and an order cap (no quotient of
@@ -20,7 +21,7 @@ members of one class apart; the quotient here is the standard form's.
 Rows go to DIR/misere.jsonl, one line each, written by one ``write`` and ``fsync``, so a run
 killed at any moment leaves whole rows (a torn last line is dropped on the next run), and a
 run again computes only the classes with no row for these bounds.  The pool's processes die
-with their parent (Linux: PR_SET_PDEATHSIG).
+with the census (:mod:`.pool`).
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -32,20 +33,18 @@ with their parent (Linux: PR_SET_PDEATHSIG).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
-import multiprocessing
 import os
-import signal
 import time
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ...files import append_jsonl, read_jsonl
 from ...games.heap import octal_game
 from ...games.quotient import misere_quotient
 from .classes import canonical, codes_up_to, dead_heaps, normalized, sequence_digest, \
     standard_form, standard_key
+from .pool import executor
 
-__all__ = ["misere_census", "read_misere_rows", "solve_misere", "MISERE_TABLE",
+__all__ = ["misere_census", "read_misere_rows", "solve_misere", "as_done", "MISERE_TABLE",
            "DEFAULT_MAX_HEAP", "DEFAULT_MAX_ORDER", "TASK_SECONDS"]
 
 MISERE_TABLE = "misere.jsonl"
@@ -58,17 +57,21 @@ TASK_SECONDS = 1800.0
 #: heap sizes of the normal-play survey that forms the classes
 SURVEY_VALUES = 1024
 _DEAD_ROOM = 16
+#: seconds between two looks at a cluster's workers while rows are awaited
+_POLL = 1.0
 
 
 def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = None,
                   out: str, max_heap: int = DEFAULT_MAX_HEAP,
                   max_order: int = DEFAULT_MAX_ORDER, workers: int | None = None,
                   classes: Sequence[Sequence[str]] | None = None,
-                  each: bool = False) -> list[dict[str, Any]]:
+                  each: bool = False, scheduler: str | None = None) -> list[dict[str, Any]]:
     """The misère quotients of every class of the census (codes with up to digits digits,
     or the given codes, or the given classes; with each=True every code is a class of its
     own), each to max_heap within max_order; rows appended to out/misere.jsonl.  Returns
-    the row of every class asked for, in the order of the standard forms.
+    the row of every class asked for, in the order of the standard forms.  workers: the
+    processes of the local pool (default: the cores); scheduler: tcp://HOST:PORT of a dask
+    cluster instead (``pip install 'nimbers[cluster]'``).
 
     Raises
     ------
@@ -82,16 +85,34 @@ def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = No
     wanted = None if classes is not None else _wanted(digits, codes)
     if wanted is not None and each:
         classes, wanted = [[c] for c in wanted], None
-    with pool(workers) as ex:
+    if workers is not None:
+        _check_bound("workers", workers, 1, 4096)
+    with executor(workers, scheduler) as (ex, _slots, alive):
         groups = [list(g) for g in classes or ()] if wanted is None else _classes(wanted, ex)
         todo = [g for g in groups if standard_form(g) not in done]
         futures = [ex.submit(solve_misere, g, max_heap, max_order) for g in todo]
-        for future in cf.as_completed(futures):
+        for future in as_done(futures, alive):
             row = future.result()
             _append(out, row)
             done[row["code"]] = row
     return sorted((done[standard_form(g)] for g in groups),
                   key=lambda r: standard_key(r["code"]))
+
+
+def as_done(futures: Sequence[cf.Future[Any]], alive: Callable[[], None]
+            ) -> Iterator[cf.Future[Any]]:
+    """The futures as they finish, the executor's alive check called meanwhile (a cluster
+    whose workers are all gone is an error, not a wait for ever); the rest cancelled when
+    the caller stops early."""
+    waiting = set(futures)
+    try:
+        while waiting:
+            finished, waiting = cf.wait(waiting, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
+            yield from finished
+            alive()
+    finally:
+        for future in waiting:
+            future.cancel()
 
 
 def _check_bound(name: str, v: Any, least: int, most: int) -> None:
@@ -191,39 +212,3 @@ def read_misere_rows(directory: str) -> list[dict[str, Any]]:
 
 def _append(directory: str, row: dict[str, Any]) -> None:
     append_jsonl(os.path.join(directory, MISERE_TABLE), row)
-
-
-# ---- the pool --------------------------------------------------------------------------
-
-@contextlib.contextmanager
-def pool(workers: int | None = None) -> Iterator[cf.Executor]:
-    """A process pool of workers processes (default: the cores this process may use), each
-    dying with its parent and leaving Ctrl-C to it."""
-    if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
-    _check_bound("workers", workers, 1, 4096)
-    ex = cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
-                                mp_context=multiprocessing.get_context("spawn"))
-    try:
-        yield ex
-    except BaseException:
-        procs = list((getattr(ex, "_processes", None) or {}).values())
-        ex.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:
-            proc.terminate()        # our own workers, by their process objects
-        raise
-    ex.shutdown(wait=True)
-
-
-def _worker_start() -> None:
-    """In each worker: die when the parent dies (Linux), and leave Ctrl-C to the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
-        if os.getppid() == 1:               # the parent died before prctl
-            os._exit(1)
-    except (OSError, AttributeError):
-        pass
