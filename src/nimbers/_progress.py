@@ -43,7 +43,8 @@ def in_notebook() -> bool:
     return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
 
 
-def _watched(stream: TextIO) -> bool:
+def watched(stream: TextIO) -> bool:
+    """Whether someone watches stream: a terminal, or a Jupyter kernel's output."""
     return bool(getattr(stream, "isatty", lambda: False)()) or in_notebook()
 
 
@@ -75,11 +76,11 @@ class Progress:
         #: plain lines every log_every seconds when nobody watches (output sent to a file)
         self.log_every = None
         if enabled is None:
-            watched = _watched(self.stream)
-            if not watched and log_every is not None and total >= min_total:
+            someone = watched(self.stream)
+            if not someone and log_every is not None and total >= min_total:
                 self.log_every = float(log_every)
                 self._last = self._began
-            enabled = total >= min_total and watched
+            enabled = total >= min_total and someone
             if enabled and in_notebook() and stream is None:
                 factory = _notebook_tqdm()
                 if factory is not None:

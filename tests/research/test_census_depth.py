@@ -316,8 +316,13 @@ def small(tmp_path_factory):
 
 
 def test_verify_refuses_every_edit(small, tmp_path):
-    """Each edit fails verify --budget 10 for its own reason (the row and the field named)."""
-    verify_census(small, workers=2, budget=10)
+    """Each edit fails verify --budget 10 for its own reason (the row and the field named);
+    the good table passes, a line per row in the work directory's progress log."""
+    verify_census(small, workers=2, budget=10, work=str(tmp_path / "work"), progress=False)
+    lines = (tmp_path / "work" / PROGRESS_LOG).read_text().splitlines()
+    rows = len(read_rows(small))
+    assert sum(": checked, " in line for line in lines) == rows
+    assert f"{rows} of {rows} rows done" in lines[-1]
     for name, (change, message) in EDITS.items():
         with pytest.raises(CensusError, match=message):
             verify_census(_edited(small, tmp_path, name, change), workers=2, budget=10)

@@ -73,7 +73,7 @@ def _codes_in(path: str) -> list[str]:
 def _check(directory: str, workers: Any, scheduler: str | None) -> str:
     """Every row computed again with its own bounds; the first difference is an error."""
     from ..research.census import misere
-    from ..research.census.pool import executor
+    from ..research.census.pool import as_done, executor
     rows = misere.read_misere_rows(directory)
     if not rows:
         raise ValueError(f"{directory}: no misère census rows to check")
@@ -82,7 +82,7 @@ def _check(directory: str, workers: Any, scheduler: str | None) -> str:
     with executor(workers, scheduler) as (ex, _slots, alive):
         futures = {ex.submit(misere.solve_misere, r["members"], r["max_heap"],
                              r["max_order"]): r for r in last.values()}
-        for future in misere.as_done(list(futures), alive):
+        for future in as_done(futures, alive):
             row, again = futures[future], future.result()
             if any(row[k] != again[k] for k in keys if row["stopped"] != "time"):
                 raise ValueError(f"{directory}: the row of {row['code']} differs when computed "

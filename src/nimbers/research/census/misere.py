@@ -35,16 +35,16 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Sequence
 
 from ...files import append_jsonl, read_jsonl
 from ...games.heap import octal_game
 from ...games.quotient import misere_quotient
 from .classes import canonical, codes_up_to, dead_heaps, normalized, sequence_digest, \
     standard_form, standard_key
-from .pool import executor
+from .pool import as_done, executor
 
-__all__ = ["misere_census", "read_misere_rows", "solve_misere", "as_done", "MISERE_TABLE",
+__all__ = ["misere_census", "read_misere_rows", "solve_misere", "MISERE_TABLE",
            "DEFAULT_MAX_HEAP", "DEFAULT_MAX_ORDER", "TASK_SECONDS"]
 
 MISERE_TABLE = "misere.jsonl"
@@ -57,8 +57,6 @@ TASK_SECONDS = 1800.0
 #: heap sizes of the normal-play survey that forms the classes
 SURVEY_VALUES = 1024
 _DEAD_ROOM = 16
-#: seconds between two looks at a cluster's workers while rows are awaited
-_POLL = 1.0
 
 
 def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = None,
@@ -97,22 +95,6 @@ def misere_census(digits: int | None = None, *, codes: Sequence[str] | None = No
             done[row["code"]] = row
     return sorted((done[standard_form(g)] for g in groups),
                   key=lambda r: standard_key(r["code"]))
-
-
-def as_done(futures: Sequence[cf.Future[Any]], alive: Callable[[], None]
-            ) -> Iterator[cf.Future[Any]]:
-    """The futures as they finish, the executor's alive check called meanwhile (a cluster
-    whose workers are all gone is an error, not a wait for ever); the rest cancelled when
-    the caller stops early."""
-    waiting = set(futures)
-    try:
-        while waiting:
-            finished, waiting = cf.wait(waiting, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
-            yield from finished
-            alive()
-    finally:
-        for future in waiting:
-            future.cancel()
 
 
 def _check_bound(name: str, v: Any, least: int, most: int) -> None:

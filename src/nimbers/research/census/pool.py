@@ -22,12 +22,14 @@ import os
 import signal
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["executor", "Executor", "WATCH_SECONDS"]
+__all__ = ["executor", "as_done", "Executor", "WATCH_SECONDS", "POLL_SECONDS"]
 
 #: how often a worker's watchdog looks for the census process
 WATCH_SECONDS = 0.5
+#: seconds between two looks at the executor's workers while tasks are awaited
+POLL_SECONDS = 1.0
 #: prctl's option asking for a signal when the parent dies (linux/prctl.h)
 _PR_SET_PDEATHSIG = 1
 
@@ -108,3 +110,23 @@ def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:
     for process in list(processes.values()):
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.kill()
+
+
+def as_done(futures: Iterable[cf.Future[Any]], alive: Callable[[], None],
+            tick: Callable[[int], None] | None = None) -> Iterator[cf.Future[Any]]:
+    """The futures as they finish (``concurrent.futures.as_completed``), with the executor's
+    alive check between waits (a cluster whose workers are all gone is an error, not a wait
+    for ever) and tick(how many are left) after each wait (progress lines); those left are
+    cancelled when the caller stops early."""
+    waiting = set(futures)
+    try:
+        while waiting:
+            finished, waiting = cf.wait(waiting, timeout=POLL_SECONDS,
+                                        return_when=cf.FIRST_COMPLETED)
+            yield from finished
+            alive()
+            if tick is not None:
+                tick(len(waiting))
+    finally:
+        for future in waiting:
+            future.cancel()

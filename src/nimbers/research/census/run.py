@@ -31,10 +31,10 @@ from typing import Any, Sequence
 from ..._progress import ProgressOption
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
-from .pool import executor
+from .pool import as_done, executor
 from .table import all_rows, append_row, covered_codes, read_meta, read_rows, write_meta
 
-__all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "executor"]
+__all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "ProgressLog", "executor"]
 
 #: the heap sizes a census takes a game to by default (.376 and .354 proven there)
 DEFAULT_UNTIL = 1 << 24
@@ -46,8 +46,6 @@ PROGRESS_LOG = "progress.log"
 RUNS = "runs"
 #: codes per survey task
 _BATCH = 48
-#: how often the schedule wakes while waiting (seconds)
-_POLL = 5.0
 
 
 def levels(until: int) -> list[int]:
@@ -131,7 +129,7 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
                      "until": max(until, int(meta.get("until", 0)) if meta else 0)})
     rows = read_rows(out)
     with executor(workers, scheduler) as (pool, slots, alive):
-        _Schedule(pool, alive, out, until, offsets, _Log(out, progress, interval)).run(
+        _Schedule(pool, alive, out, until, offsets, ProgressLog(out, progress, interval)).run(
             wanted, rows)
     mine = set(wanted)
     return sorted((r for r in read_rows(out) if mine & set(r["members"])),
@@ -237,14 +235,16 @@ def is_final(row: dict[str, Any], until: int) -> bool:
     return int(row.get("depth", row.get("reached", 0))) >= until
 
 
-class _Log:
+class ProgressLog:
     """The progress lines: DIR/progress.log always (appended, one write a line), stderr
-    unless progress is False."""
+    unless progress is False; each line names what (a census, its verification)."""
 
-    def __init__(self, out: str, progress: ProgressOption, interval: float) -> None:
+    def __init__(self, out: str, progress: ProgressOption, interval: float,
+                 what: str = "census") -> None:
         self.path = os.path.join(out, PROGRESS_LOG)
         self.echo = progress is not False
         self.interval = interval
+        self.what = what
         self.last = time.monotonic()
         self.began = self.last
 
@@ -254,7 +254,7 @@ class _Log:
     def say(self, text: str) -> None:
         self.last = time.monotonic()
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        line = f"{stamp} census: {text} ({self.last - self.began:.0f} s)\n"
+        line = f"{stamp} {self.what}: {text} ({self.last - self.began:.0f} s)\n"
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, line.encode())
@@ -269,7 +269,7 @@ class _Schedule:
     """One census run: the survey, then the levels of the module docstring."""
 
     def __init__(self, pool: cf.Executor, alive: Any, out: str, until: int, offsets: bool,
-                 log: _Log) -> None:
+                 log: ProgressLog) -> None:
         self.pool, self.alive, self.out = pool, alive, out
         self.until, self.offsets, self.log = until, offsets, log
         self.runs = os.path.join(out, RUNS)
@@ -322,23 +322,16 @@ class _Schedule:
 
     def _as_done(self, futures: list[Any], stage: str, state: list[Any]) -> Any:
         """The futures as they finish, with a progress line every interval meanwhile."""
-        waiting = set(futures)
         began = time.monotonic()
-        try:
-            while waiting:
-                finished, waiting = cf.wait(waiting, timeout=_POLL,
-                                            return_when=cf.FIRST_COMPLETED)
-                yield from finished
-                self.alive()
-                if self.log.due():
-                    done = len(futures) - len(waiting)
-                    rate = 60 * done / max(time.monotonic() - began, 1e-9)
-                    self.log.say(f"{stage}: {done} of {len(futures)} tasks done ({rate:.1f} a "
-                                 f"minute); before it, {self._counts(state)}")
-        except BaseException:
-            for future in waiting:
-                future.cancel()
-            raise
+
+        def tick(left: int) -> None:
+            if self.log.due():
+                done = len(futures) - left
+                rate = 60 * done / max(time.monotonic() - began, 1e-9)
+                self.log.say(f"{stage}: {done} of {len(futures)} tasks done ({rate:.1f} a "
+                             f"minute); before it, {self._counts(state)}")
+
+        return as_done(futures, self.alive, tick)
 
     def _counts(self, state: list[Any]) -> str:
         final = sum(1 for _m, _d, row in state if row is not None and is_final(row, self.until))

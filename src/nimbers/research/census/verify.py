@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -33,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._progress import ProgressOption, watched
 from ...games.codes import parse_take_break_code
 from ...games.heap import octal_game
 from ...games.heap.stats import rare_mask_of, sparse_space
@@ -41,7 +44,8 @@ from .classes import canonical, dead_heaps, normalized, standard_form
 from .compute import FIRST_LEVEL
 from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, best_mask, digests,
                     engine_for, is_dense, member_depth, proof_of)
-from .pool import executor
+from .pool import as_done, executor
+from .run import ProgressLog
 from .schema import malformed
 from .table import META, TABLE, covered_codes, numbered_rows, read_meta, replaced_rows
 
@@ -102,7 +106,8 @@ def guy_smith_bound(code: str, preperiod: int, period: int) -> int:
 
 
 def verify_census(directory: str, *, budget: float = 240.0, workers: int | None = None,
-                  scheduler: str | None = None, work: str | None = None) -> Verified:
+                  scheduler: str | None = None, work: str | None = None,
+                  progress: ProgressOption = None, interval: float = 300.0) -> Verified:
     """Re-checks every row of directory/census.jsonl (see the module docstring).
 
     Parameters
@@ -119,6 +124,9 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
         code, as large as the census's own runs).  Given, they are kept, so a verification
         stopped (Ctrl-C, ``kill -9``) and started again goes on from their checkpoints; left
         out, a temporary directory removed at the end.
+    progress, interval
+        A line on stderr (progress=False: none) and in RUNS/progress.log as each row is
+        checked, and every interval seconds meanwhile (a deep table takes hours).
 
     Returns
     -------
@@ -143,11 +151,28 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     rows = [row for _line, row in numbered]
     opened = sum(1 for r in rows if not isinstance(r, dict) or r.get("period") is None
                  or r.get("engine") == "frontier")
-    with _runs_folder(work) as runs, executor(workers, scheduler) as (pool, slots, _alive):
+    with _runs_folder(work) as runs, executor(workers, scheduler) as (pool, slots, alive):
         share = 0.7 * budget * slots / max(1, opened)
-        futures = {i: pool.submit(check_row, rows[i], share, offsets, most, runs)
-                   for i in sorted(range(len(rows)), key=lambda i: -_size(rows[i]))}
-        results = [futures[i].result() for i in range(len(rows))]
+        order = sorted(range(len(rows)), key=lambda i: -_size(rows[i]))
+        futures = {pool.submit(check_row, rows[i], share, offsets, most, runs): i
+                   for i in order}
+        log = ProgressLog(runs, _echoed(progress), interval, what="census verify")
+        log.say(f"{len(rows)} rows of {os.path.join(directory, TABLE)} to check, the largest "
+                "first")
+        results: list[dict[str, Any]] = [{}] * len(rows)
+        def tick(left: int) -> None:
+            if log.due():
+                log.say(f"{len(rows) - left} of {len(rows)} rows done, still working")
+
+        for done, future in enumerate(as_done(futures, alive, tick), 1):
+            i = futures[future]
+            results[i] = future.result()
+            verdict = results[i]["error"] or (
+                f"checked, {_size(rows[i]):,} values" + (
+                    f" (a fresh frontier run; the ordinary engine {results[i]['ordinary']:,})"
+                    if results[i]["frontier"] else ""))
+            log.say(f"row {numbered[i][0]} ({_code(rows[i])}): {verdict}; {done} of "
+                    f"{len(rows)} rows done")
     for (line, row), result in zip(numbered, results):
         if result["error"]:
             raise CensusError(f"row {line} ({_code(row)}): {result['error']}")
@@ -156,6 +181,19 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     proven = sum(1 for r in rows if r.get("period") is not None)
     deep = [r["ordinary"] for r in results if r["frontier"]]
     return Verified(len(rows), proven, len(rows) - proven, len(deep), min(deep, default=0))
+
+
+def _echoed(progress: ProgressOption) -> bool:
+    """Whether the lines go to stderr too: when asked, or by default when someone watches it
+    (a terminal, a notebook) or it is a file (a long run's log); not into a pipe, where a
+    failing verify's one line of error is read."""
+    if progress is None:
+        try:
+            regular = stat.S_ISREG(os.fstat(sys.stderr.fileno()).st_mode)
+        except (AttributeError, OSError, ValueError):
+            regular = False
+        return regular or watched(sys.stderr)
+    return progress is not False
 
 
 @contextlib.contextmanager
