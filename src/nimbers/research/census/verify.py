@@ -153,26 +153,9 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
                  or r.get("engine") == "frontier")
     with _runs_folder(work) as runs, executor(workers, scheduler) as (pool, slots, alive):
         share = 0.7 * budget * slots / max(1, opened)
-        order = sorted(range(len(rows)), key=lambda i: -_size(rows[i]))
-        futures = {pool.submit(check_row, rows[i], share, offsets, most, runs): i
-                   for i in order}
         log = ProgressLog(runs, _echoed(progress), interval, what="census verify")
-        log.say(f"{len(rows)} rows of {os.path.join(directory, TABLE)} to check, the largest "
-                "first")
-        results: list[dict[str, Any]] = [{}] * len(rows)
-        def tick(left: int) -> None:
-            if log.due():
-                log.say(f"{len(rows) - left} of {len(rows)} rows done, still working")
-
-        for done, future in enumerate(as_done(futures, alive, tick), 1):
-            i = futures[future]
-            results[i] = future.result()
-            verdict = results[i]["error"] or (
-                f"checked, {_size(rows[i]):,} values" + (
-                    f" (a fresh frontier run; the ordinary engine {results[i]['ordinary']:,})"
-                    if results[i]["frontier"] else ""))
-            log.say(f"row {numbered[i][0]} ({_code(rows[i])}): {verdict}; {done} of "
-                    f"{len(rows)} rows done")
+        results = _check_rows(numbered, lambda row: pool.submit(
+            check_row, row, share, offsets, most, runs), alive, log)
     for (line, row), result in zip(numbered, results):
         if result["error"]:
             raise CensusError(f"row {line} ({_code(row)}): {result['error']}")
@@ -181,6 +164,31 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     proven = sum(1 for r in rows if r.get("period") is not None)
     deep = [r["ordinary"] for r in results if r["frontier"]]
     return Verified(len(rows), proven, len(rows) - proven, len(deep), min(deep, default=0))
+
+
+def _check_rows(numbered: list[tuple[int, dict[str, Any]]], submit: Any, alive: Any,
+                log: ProgressLog) -> list[dict[str, Any]]:
+    """Every row's check_row result, in the table's order; the largest rows started first (so
+    none is left alone at the end), a line as each is done."""
+    rows = [row for _line, row in numbered]
+    total = len(rows)
+    futures = {submit(rows[i]): i for i in sorted(range(total), key=lambda i: -_size(rows[i]))}
+    log.say(f"{total} rows of {TABLE} to check, the largest first")
+
+    def tick(left: int) -> None:
+        if log.due():
+            log.say(f"{total - left} of {total} rows done, still working")
+
+    results: list[dict[str, Any]] = [{}] * total
+    for done, future in enumerate(as_done(futures, alive, tick), 1):
+        i = futures[future]
+        results[i] = result = future.result()
+        verdict = result["error"] or f"checked, {_size(rows[i]):,} values" + (
+            f" (a fresh frontier run; the ordinary engine {result['ordinary']:,})"
+            if result["frontier"] else "")
+        log.say(f"row {numbered[i][0]} ({_code(rows[i])}): {verdict}; {done} of {total} rows "
+                "done")
+    return results
 
 
 def _echoed(progress: ProgressOption) -> bool:
