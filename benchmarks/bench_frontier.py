@@ -5,6 +5,7 @@
     python benchmarks/bench_frontier.py --until 24            # the issue's 2^24
     python benchmarks/bench_frontier.py --peer-bin PATH       # or NIMBERS_OCTAL_GAMES_BIN=PATH
     python benchmarks/bench_frontier.py --paths avx2 --threads 1   # one path, one thread count
+    python benchmarks/bench_frontier.py --games 0.166,0.364,0.064 --threads 1   # census codes
 
 The peers: benchmarks/peers/rare_solver.c (written here, built with cc -O2, one thread: for
 each heap size the rare list marks the common values, then the splits are scanned from the
@@ -43,6 +44,29 @@ from bench_heap import child_cpu, cpu_line
 
 HERE = Path(__file__).resolve().parent
 GAMES = {"grundy": ("Grundy's game", "fe"), "0.6": ("Officers (0.6)", "1ee")}
+
+
+def game_of(code: str) -> tuple[str, str]:
+    """(name, the plain solver's mask) of grundy, 0.6 or any other octal code 0.ddd (its
+    mask: the one making the fewest of its first 2^16 heap sizes rare, nimbers' census
+    convention; a mask using the heap size's parity is refused: the plain solver has none)."""
+    if code in GAMES:
+        return GAMES[code]
+    if not code.startswith("0."):
+        raise SystemExit(f"--games: grundy, 0.6 or an octal code 0.ddd, not {code!r}")
+    out = subprocess.run([sys.executable, "-c", MASK_SCRIPT, code], env=nimbers_env(),
+                         check=True, capture_output=True, text=True).stdout.split()
+    emask = int(out[0])
+    if emask & 1:
+        raise SystemExit(f"{code}: its rare heap sizes depend on their parity (mask "
+                         f"{emask >> 1:x}+pos), which the plain solver does not take")
+    return f"{code} (census code)", format(emask >> 1, "x")
+
+
+MASK_SCRIPT = ("import sys; from nimbers.games.heap import octal_game; "
+               "from nimbers.research.census.depth import best_mask; "
+               "g = octal_game(sys.argv[1]); "
+               "print(best_mask(g.nim_values(1 << 16), tuple(g.rules)))")
 
 
 def build_plain(folder: str) -> str:
@@ -145,7 +169,10 @@ def span(seconds: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--until", type=int, default=22, help="k: runs to 2^k (default 22)")
-    ap.add_argument("--games", default="grundy,0.6", help="grundy and/or 0.6")
+    ap.add_argument("--games", default="grundy,0.6",
+                    help="grundy, 0.6 and any octal codes 0.ddd, comma-separated (a census "
+                         "code's mask: the one making the fewest of its first 2^16 heap sizes "
+                         "rare)")
     ap.add_argument("--threads", default="1,2", help="thread counts for nimbers")
     ap.add_argument("--paths", default="all",
                     help="the block engine's paths (avx512,avx2,portable; default all this CPU runs)")
@@ -164,7 +191,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         plain_bin = build_plain(tmp)
         for code in args.games.split(","):
-            name, mask = GAMES[code]
+            name, mask = game_of(code)
             print(f"{name}:")
             plain = run_plain(plain_bin, code, mask, k)
             plain_rate = half / float(plain["cpu"])  # type: ignore[arg-type]
