@@ -136,6 +136,8 @@ def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch)
     (table / TABLE).write_text(json.dumps(row) + "\n")
     with pytest.raises(ValueError, match="not a directory"):
         verify_census(str(table), work=str(table / TABLE))
+    with pytest.raises(ValueError, match="the census's own frontier runs"):
+        verify_census(str(table), work=str(table / "runs" / ".." / "runs"))
     done = _cli("report", str(table), "--work", runs)
     assert _one_line_error(done) and "--work is for census verify" in done.stderr
     row["certificate"]["checkpoints"]["32768"] = "0" * 64

@@ -45,7 +45,7 @@ from .compute import FIRST_LEVEL
 from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, best_mask, digests,
                     engine_for, is_dense, member_depth, proof_of)
 from .pool import as_done, executor
-from .run import ProgressLog
+from .run import RUNS, ProgressLog
 from .schema import malformed
 from .table import META, TABLE, covered_codes, numbered_rows, read_meta, replaced_rows
 
@@ -151,6 +151,9 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     rows = [row for _line, row in numbered]
     opened = sum(1 for r in rows if not isinstance(r, dict) or r.get("period") is None
                  or r.get("engine") == "frontier")
+    if work is not None and _same_place(work, os.path.join(directory, RUNS)):
+        raise ValueError(f"--work {work} holds the census's own frontier runs, whose values "
+                         "verify would take on trust: give a directory of verify's own")
     with _runs_folder(work) as runs, executor(workers, scheduler) as (pool, slots, alive):
         share = 0.7 * budget * slots / max(1, opened)
         log = ProgressLog(runs, _echoed(progress), interval, what="census verify")
@@ -189,6 +192,11 @@ def _check_rows(numbered: list[tuple[int, dict[str, Any]]], submit: Any, alive: 
         log.say(f"row {numbered[i][0]} ({_code(rows[i])}): {verdict}; {done} of {total} rows "
                 "done")
     return results
+
+
+def _same_place(a: str, b: str) -> bool:
+    """Whether the paths a and b name one directory (b need not exist)."""
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _echoed(progress: ProgressOption) -> bool:
