@@ -171,11 +171,13 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
 
 def _check_rows(numbered: list[tuple[int, dict[str, Any]]], submit: Any, alive: Any,
                 log: ProgressLog) -> list[dict[str, Any]]:
-    """Every row's check_row result, in the table's order; the largest rows started first (so
-    none is left alone at the end), a line as each is done."""
+    """Every row's check_row result, in the table's order; the largest rows started first, the
+    slowest first among rows of one size (the census's own seconds, a schedule only: so none
+    is left alone at the end), a line as each is done."""
     rows = [row for _line, row in numbered]
     total = len(rows)
-    futures = {submit(rows[i]): i for i in sorted(range(total), key=lambda i: -_size(rows[i]))}
+    order = sorted(range(total), key=lambda i: (-_size(rows[i]), -_seconds(rows[i])))
+    futures = {submit(rows[i]): i for i in order}
     log.say(f"{total} rows of {TABLE} to check, the largest first")
 
     def tick(left: int) -> None:
@@ -226,10 +228,15 @@ def _runs_folder(work: str | None) -> Any:
 
 
 def _size(row: Any) -> int:
-    """The values a row holds (the largest are started first, so none is left alone at the
-    end); 0 for a malformed one."""
+    """The values a row holds (0 for a malformed one)."""
     reached = row.get("reached") if isinstance(row, dict) else None
     return reached if isinstance(reached, int) else 0
+
+
+def _seconds(row: Any) -> float:
+    """The seconds the census spent on a row's last level (0 when it says none)."""
+    seconds = row.get("seconds") if isinstance(row, dict) else None
+    return float(seconds) if isinstance(seconds, (int, float)) else 0.0
 
 
 def _code(row: Any) -> str:
