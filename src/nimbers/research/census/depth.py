@@ -44,7 +44,7 @@ from ...games.heap.stats import best_mask as best_mask_of
 from ..frontier import frontier_run, frontier_values
 
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
-           "apparent_of", "p_positions", "best_mask", "rare_count", "last_rare", "is_dense",
+           "apparent_of", "pieces", "p_positions", "best_mask", "rare_count", "last_rare", "is_dense",
            "guy_smith_bound", "member_depth", "MEMBER_DEPTH", "FRONTIER_FROM", "DENSE_FROM",
            "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND"]
 
@@ -212,7 +212,9 @@ def _on_frontier(code: str, rules: tuple[int, ...], depth: int, folder: str) -> 
 
 # -- the statistics, a piece at a time --
 
-def _pieces(g: np.ndarray, stop: int | None = None) -> Any:
+def pieces(g: np.ndarray, stop: int | None = None) -> Any:
+    """(start, g[start:start + 2^20] as an array) over g (to stop): a long sequence, or a
+    memory map of one, read in bounded memory."""
     stop = len(g) if stop is None else stop
     for start in range(0, stop, _PIECE):
         yield start, np.asarray(g[start:min(stop, start + _PIECE)])
@@ -228,7 +230,7 @@ def best_mask(g: np.ndarray, rules: tuple[int, ...]) -> int:
     """The mask over e = 2 g + (n mod 2) making the fewest heap sizes rare (games.heap.stats's
     conventions, counted a piece at a time)."""
     counts = np.zeros(2, dtype=np.int64)
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         more = extended_counts(piece, start, len(counts))
         if len(more) > len(counts):
             counts = np.pad(counts, (0, len(more) - len(counts)))
@@ -247,13 +249,13 @@ def is_dense(g: np.ndarray, rules: tuple[int, ...]) -> bool:
 def rare_count(g: np.ndarray, emask: int, rules: tuple[int, ...]) -> int:
     """The heap sizes of g that are rare under emask (heap 0 counted like the others)."""
     space = _space(rules)
-    return sum(int(np.count_nonzero(rare_mask_of(p, space, s, emask))) for s, p in _pieces(g))
+    return sum(int(np.count_nonzero(rare_mask_of(p, space, s, emask))) for s, p in pieces(g))
 
 
 def last_rare(g: np.ndarray, emask: int, rules: tuple[int, ...]) -> int | None:
     """The largest rare heap size of g under emask, None when none is."""
     space, last = _space(rules), None
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         found = np.flatnonzero(rare_mask_of(piece, space, start, emask))
         if found.size:
             last = start + int(found[-1])
@@ -263,7 +265,7 @@ def last_rare(g: np.ndarray, emask: int, rules: tuple[int, ...]) -> int | None:
 def p_positions(g: np.ndarray) -> tuple[int, int]:
     """How many heap sizes of g have value 0 (P-positions, heap 0 included), and the last."""
     count, last = 0, 0
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         found = np.flatnonzero(piece == 0)
         count += len(found)
         if found.size:
@@ -276,7 +278,7 @@ def digests(g: np.ndarray) -> tuple[str, dict[str, str]]:
     CHECKPOINTS_FROM, 2^k below len(g)), in one pass."""
     sha, marks = hashlib.sha256(), {}
     k = CHECKPOINTS_FROM
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         data = piece.astype("<u4")
         done = 0
         while (1 << k) < len(g) and (1 << k) <= start + len(data):
@@ -295,7 +297,7 @@ def summary(seq: Sequence) -> dict[str, Any]:
     digests."""
     g = seq.values
     largest, largest_at = -1, 0
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         i = int(np.argmax(piece))
         if int(piece[i]) > largest:
             largest, largest_at = int(piece[i]), start + i

@@ -41,9 +41,9 @@ from ...games.heap import octal_game
 from ...games.heap.stats import rare_mask_of, sparse_space
 from ..frontier import frontier_run, frontier_values
 from .classes import canonical, dead_heaps, normalized, standard_form
-from .compute import FIRST_LEVEL
+from .compute import FIRST_LEVEL, first_difference
 from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, best_mask, digests,
-                    engine_for, is_dense, member_depth, proof_of)
+                    engine_for, is_dense, member_depth, pieces, proof_of)
 from .pool import as_done, executor
 from .run import RUNS, ProgressLog
 from .schema import malformed
@@ -61,8 +61,6 @@ _MOST = 1 << 32
 #: a frontier row's first values recomputed by the ordinary engine whatever the budget (four
 #: times the frontier engine's in-memory head: its block engine is compared too)
 ORDINARY_LEAST = 4 * FRONTIER_HEAD
-#: values looked at a piece at a time (bounded memory on a 2^30-value row)
-_PIECE = 1 << 22
 #: leading values enough to see the dead heaps (a heap of at most 16 tokens has a move)
 _LEAD = 4096
 
@@ -332,8 +330,9 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int,
     made_again = on_frontier and ordinary < reached     # else the ordinary engine made all
     if made_again:
         fresh = _fresh_frontier(code, reached, os.path.join(str(runs), code))
-        _require(_first_difference(values, fresh) == ordinary, "the ordinary engine and a fresh "
-                 f"frontier run differ at heap {_first_difference(values, fresh)}")
+        differ = first_difference(values, 0, fresh, 0, min(ordinary, len(fresh)))
+        _require(differ == ordinary, "the ordinary engine and a fresh frontier run differ at "
+                 f"heap {differ}")
         values = fresh
     _require(len(values) == reached, f"only g(0..{len(values) - 1}) of its {reached} values "
              "could be recomputed within the budget: nothing is taken on trust, run verify with "
@@ -366,22 +365,6 @@ def _fresh_frontier(code: str, reached: int, folder: str) -> np.ndarray:
     frontier_run(code, reached, folder, threads=1, progress=False, head=FRONTIER_HEAD,
                  stop_at_proof=False)
     return frontier_values(folder, 0, reached)
-
-
-def _first_difference(a: np.ndarray, b: np.ndarray) -> int:
-    """The first heap size below min(len) where a and b differ (that length when none)."""
-    length = min(len(a), len(b))
-    for start in range(0, length, _PIECE):
-        stop = min(length, start + _PIECE)
-        differ = np.flatnonzero(np.asarray(a[start:stop]) != np.asarray(b[start:stop]))
-        if differ.size:
-            return start + int(differ[0])
-    return length
-
-
-def _pieces(g: np.ndarray) -> Any:
-    for start in range(0, len(g), _PIECE):
-        yield start, np.asarray(g[start:start + _PIECE])
 
 
 def _rules(code: str) -> tuple[int, ...]:
@@ -459,7 +442,7 @@ def _check_period(row: dict[str, Any], code: str, g: np.ndarray) -> None:
 def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
     """The statistics recounted a piece at a time (a row may hold 2^30 values)."""
     largest, largest_at, zeros, last_zero = -1, 0, 0, 0
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         i = int(np.argmax(piece))
         if int(piece[i]) > largest:
             largest, largest_at = int(piece[i]), start + i
@@ -485,7 +468,7 @@ def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
     space = sparse_space(rules)
     assert space is not None
     count, last = 0, None
-    for start, piece in _pieces(g):
+    for start, piece in pieces(g):
         rare = np.flatnonzero(rare_mask_of(piece, space, start, mask))
         count += len(rare)
         last = start + int(rare[-1]) if rare.size else last
