@@ -14,10 +14,14 @@ list (SHA256SUMS: the same for every run to the same depth).
     python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
     python tools/results.py check [--only NAME ...]
     python tools/results.py census [--until N] [--promising K] [--export-only] [--work DIR]
+    python tools/results.py published [--work DIR]
 
 ``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
 temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
-lines with the folder's (exit status 1 naming the first row that differs).
+lines with the folder's (exit status 1 naming the first row that differs).  ``published``
+compares the census's runs in WORK/census/runs with published value frequencies (M. Rogalski's
+tables, tests/data/rogalski_frequencies.txt): every count of every table whose heap count a
+run reached (exit status 1 when one differs).
 """
 
 from __future__ import annotations
@@ -32,7 +36,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from nimbers.research.frontier import FrontierStats, frontier_run, frontier_stats
+import numpy as np
+
+from nimbers.games.heap import octal_game
+from nimbers.research.frontier import (FrontierStats, frontier_run, frontier_stats,
+                                       frontier_values)
+from nimbers.research.frontier.store import value_from_options
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -189,10 +198,51 @@ def _copy_lists(work: Path) -> list[str]:
     return names
 
 
+#: published frequencies of values: "code N value count" lines over the heap sizes 1 .. N
+PUBLISHED = ROOT / "tests" / "data" / "rogalski_frequencies.txt"
+
+
+def _published_tables() -> dict[tuple[str, int], dict[int, int]]:
+    tables: dict[tuple[str, int], dict[int, int]] = {}
+    for line in PUBLISHED.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            code, n, value, count = line.split()
+            tables.setdefault((code, int(n)), {})[int(value)] = int(count)
+    return tables
+
+
+def _frequencies(run: Path, code: str, n: int) -> dict[int, int]:
+    """The frequencies of g(1 .. n) in the frontier run there (g(n) by the mex of its options
+    when the run stops at n), counted 2^24 values at a time."""
+    values = frontier_values(run, 0, n)
+    counts = np.zeros(1 << 16, dtype=np.int64)
+    for start in range(1, n, 1 << 24):
+        part = np.asarray(values[start:min(n, start + (1 << 24))])
+        counts[:part.max() + 1] += np.bincount(part)
+    counts[value_from_options(values, n, octal_game(code).rules)] += 1
+    return {int(v): int(counts[v]) for v in np.flatnonzero(counts)}
+
+
+def published(args: argparse.Namespace) -> int:
+    runs, differ = Path(args.work) / "census" / "runs", 0
+    for (code, n), theirs in sorted(_published_tables().items()):
+        run = runs / code
+        held = frontier_stats(run).heap_sizes if (run / "checkpoint.json").exists() else 0
+        if held < n:
+            print(f"{code} to {n:,}: not reached in {run}")
+            continue
+        ours = _frequencies(run, code, n)
+        wrong = sorted(v for v in set(ours) | set(theirs) if ours.get(v) != theirs.get(v))
+        differ += bool(wrong)
+        print(f"{code} to {n:,}: " + (f"the same frequencies of all {len(ours)} values"
+              if not wrong else f"DIFFERENT counts of the values {wrong[:8]}"))
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=("run", "check", "census"))
+    p.add_argument("action", choices=("run", "check", "census", "published"))
     p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
@@ -204,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="census: deepen only the K most promising open classes "
                         "(nimbers census deepen --promising)")
     args = p.parse_args(argv)
-    return {"run": run, "check": check, "census": census}[args.action](args)
+    return {"run": run, "check": check, "census": census, "published": published}[
+        args.action](args)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(os.environ.get("NIMBERS_TEST_SDIST") != "1",
 MUST_CARRY = ["LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml", "setup.py",
               "tests/conftest.py", "tests/oracle.py", "tests/data/nim_mul_16x16.txt",
               "src/nimbers/py.typed", "src/nimbers/_core.pyi", "src/nimbers/_version.py",
-              "docs/guide.md"]
+              "docs/guide.md", "tools/results.py", "tests/data/rogalski_frequencies.txt"]
 
 
 def _run(*cmd, cwd=None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -210,3 +211,63 @@ def test_every_open_census_class_has_its_rare_and_record_lists() -> None:
         assert records[-1] == (row["largest_at"], row["largest"]), row["code"]
         assert all(b[0] > a[0] and b[1] > a[1] for a, b in zip(records, records[1:]))
         assert all(n < row["reached"] for n, _ in rare + records)
+
+
+def _tool() -> Any:
+    """tools/results.py as a module (it is a script, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "results_tool", Path(__file__).resolve().parents[2] / "tools" / "results.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ROGALSKI = [(code, n) for code, n in _tool()._published_tables() if n == 2**16]
+
+
+@pytest.mark.parametrize("code,n", ROGALSKI)
+def test_the_ordinary_engine_gives_rogalskis_frequencies(code: str, n: int) -> None:
+    """His counts cover the heap sizes 1 .. N (tests/data/rogalski_frequencies.txt)."""
+    import numpy as np
+
+    from nimbers.games.heap import octal_game
+
+    g = np.asarray(octal_game(code).nim_values(n + 1))
+    counts = np.bincount(g[1:])
+    theirs = _tool()._published_tables()[(code, n)]
+    assert {int(v): int(counts[v]) for v in np.flatnonzero(counts)} == theirs
+
+
+def test_the_census_largest_values_are_rogalskis() -> None:
+    """The five codes' census rows (2^26 heap sizes, .034 2^30) against the largest value of
+    his table at the same heap count (both tables' counts are compared by tools/results.py
+    published, from the census's runs: results/census/README.md)."""
+    from nimbers.research.census.table import read_rows
+
+    rows = {code: row for row in read_rows(str(CENSUS), repair=False)
+            for code in row["members"]}
+    deep = {(code, n): t for (code, n), t in _tool()._published_tables().items()
+            if n == rows[code]["reached"]}
+    assert len(deep) == 5
+    for (code, _n), theirs in deep.items():
+        assert rows[code]["largest"] == max(theirs)
+
+
+def test_published_compares_every_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The tool finds a run's frequencies equal to his, and says so when one count is not."""
+    tool = _tool()
+    frontier_run("0.167", 2**16, tmp_path / "census" / "runs" / "0.167", threads=1,
+                 progress=False)
+    assert tool.main(["published", "--work", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "0.167 to 65,536: the same frequencies of all 38 values" in out
+    assert "0.167 to 67,108,864: not reached" in out
+    tables = tool._published_tables()
+    tables[("0.167", 2**16)][0] += 1
+    monkeypatch.setattr(tool, "_published_tables", lambda: tables)
+    assert tool.main(["published", "--work", str(tmp_path)]) == 1
+    assert "0.167 to 65,536: DIFFERENT counts of the values [0]" in capsys.readouterr().out

@@ -125,37 +125,41 @@ def write_checkpoint(folder: Path, fields: dict[str, Any]) -> None:
 
 # ---- re-deriving values from the rules ------------------------------------------------------
 
-def _mex(options: np.ndarray) -> int:
-    seen = np.zeros(len(options) + 2, dtype=bool)
-    small = options[options < len(seen)]
-    seen[small] = True
-    return int(np.argmin(seen))
+#: splits looked at a slice at a time: the check's memory stays bounded whatever n
+_SPLITS_AT_ONCE = 1 << 22
 
 
 def value_from_options(g: np.ndarray, n: int, rules: Sequence[int] | None) -> int:
     """g(n) by the mex of its options, from the values g(0..n-1) (rules: the digit list of a
-    take-and-break code, None for Grundy's game).  O(n) array work: the independent check
-    of a stored value.
+    take-and-break code, None for Grundy's game).  O(n) array work a slice of splits at a
+    time, so g may be a memory map of billions of values: the independent check of a stored
+    value.
 
     >>> g = np.array([0, 0, 0, 1, 0, 2, 1, 0, 2, 1])            # Grundy's game
     >>> value_from_options(g, 9, None), value_from_options(g, 5, None)
     (1, 2)
     """
-    g = g[:n].astype(np.int64)
-    parts: list[np.ndarray] = []
+    seen = np.zeros((1 << 16) + 1, dtype=bool)  # values are stored in at most 16 bits
+
+    def splits(total: int, end: int) -> None:
+        """Marks g(a) ^ g(total - a) for 1 <= a < end."""
+        for a0 in range(1, end, _SPLITS_AT_ONCE):
+            a1 = min(end, a0 + _SPLITS_AT_ONCE)
+            small = np.asarray(g[a0:a1], dtype=np.int64)
+            large = np.asarray(g[total - a1 + 1:total - a0 + 1], dtype=np.int64)[::-1]
+            seen[small ^ large] = True
+
     if rules is None:
-        a = np.arange(1, (n + 1) // 2)
-        parts.append(g[a] ^ g[n - a])
+        splits(n, (n + 1) // 2)
     else:
         for k, d in enumerate(rules):
             if d & 1 and n == k >= 1:
-                parts.append(np.zeros(1, dtype=np.int64))
+                seen[0] = True
             if d & 2 and n > k >= 1:
-                parts.append(g[n - k:n - k + 1])
+                seen[int(g[n - k])] = True
             if d & 4 and n - k >= 2:
-                a = np.arange(1, (n - k) // 2 + 1)
-                parts.append(g[a] ^ g[n - k - a])
-    return _mex(np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+                splits(n - k, (n - k) // 2 + 1)
+    return int(np.argmin(seen))
 
 
 def check_values(game: HeapGame, values: np.ndarray, path: Path) -> None:
