@@ -56,6 +56,7 @@ ROWS = [
     ("0.127", "0.127", 2**20, "solved (A. Flammenkamp): the position-parity mask 1+pos"),
     ("0.376", "0.376", 2**23, "solved (A. Flammenkamp 2002) in frontier mode"),
     ("0.354", "0.354", 2**25, "solved (A. Flammenkamp 2002) in frontier mode"),
+    ("0.1777", "0.1777", 2**29, "solved (A. Flammenkamp; OEIS A071509): a period of 60,620,715"),
 ]
 
 

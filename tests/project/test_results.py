@@ -71,6 +71,26 @@ def test_quick_proofs_are_made_again_from_nothing(tmp_path: Path, name: str) -> 
     assert (again.sha256, again.proof_sha256) == (kept.sha256, kept.proof_sha256)
 
 
+def _flammenkamp_periods() -> dict[str, tuple[int, int]]:
+    rows = {}
+    for line in (DATA / "flammenkamp_periods.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            code, _anumber, period, last = line.split()
+            rows["0" + code] = (int(period), int(last))
+    return rows
+
+
+@pytest.mark.parametrize("name", [r for r in ROWS if r in _flammenkamp_periods()])
+def test_proven_rows_equal_flammenkamps_periods(name: str) -> None:
+    """The period and last exception the OEIS gives from A. Flammenkamp's tables: the row's
+    proof has the same period, and its last exception is his (the pre-period one past it)."""
+    period, last = _flammenkamp_periods()[name]
+    s = _stats(name)
+    proof = json.loads((RESULTS / name / "proof.json").read_text())
+    assert (s.period, s.preperiod) == (period, last + 1)
+    assert proof["last_exception"]["n"] == last
+
+
 CENSUS = RESULTS / "census"
 
 
