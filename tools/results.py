@@ -241,7 +241,7 @@ def published(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("action", choices=("run", "check", "census", "published"))
     p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
