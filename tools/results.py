@@ -226,6 +226,10 @@ def _frequencies(run: Path, code: str, n: int) -> dict[int, int]:
 
 def published(args: argparse.Namespace) -> int:
     runs, differ = Path(args.work) / "census" / "runs", 0
+    if not runs.is_dir():
+        print(f"results.py: no census runs in {runs} (python tools/results.py census --work "
+              f"{args.work} makes them)", file=sys.stderr)
+        return 2
     for (code, n), theirs in sorted(_published_tables().items()):
         run = runs / code
         held = frontier_stats(run).heap_sizes if (run / "checkpoint.json").exists() else 0

@@ -280,6 +280,8 @@ def test_published_compares_every_count(tmp_path: Path, monkeypatch: pytest.Monk
                                         capsys: pytest.CaptureFixture[str]) -> None:
     """The tool finds a run's frequencies equal to his, and says so when one count is not."""
     tool = _tool()
+    assert tool.main(["published", "--work", str(tmp_path)]) == 2
+    assert "no census runs in" in capsys.readouterr().err
     frontier_run("0.167", 2**16, tmp_path / "census" / "runs" / "0.167", threads=1,
                  progress=False)
     assert tool.main(["published", "--work", str(tmp_path)]) == 0
