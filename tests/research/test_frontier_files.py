@@ -106,6 +106,20 @@ def test_killed_at_any_system_call_of_a_widening_it_resumes(tmp_path: Path, k: i
     assert sorted(p.name for p in tmp_path.glob("values*")) == ["values16.bin"]
 
 
+@pytest.mark.parametrize("k", [3, 15, 27, 31, 39])  # from 27 on: after the checkpoint of no values
+def test_killed_while_its_first_values_widen_it_resumes(tmp_path: Path, k: int) -> None:
+    """The same when the head itself passes 255 (head 512: heap 444), so the widening's
+    checkpoint holds no values yet: that run resumes too (it could not, when an empty values
+    file was memory-mapped)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    killer = (_KILLER % WIDE).replace("head=256", "head=512")
+    subprocess.run([sys.executable, "-c", killer, str(tmp_path), str(k)], env=env,
+                   check=False, timeout=120)
+    stats = frontier_run(WIDE, 3000, tmp_path, threads=1, **{**ENGINE, "head": 512})
+    assert stats.sha256 == sha(heap_game_from_code(WIDE).nim_values(3000))
+    assert sorted(p.name for p in tmp_path.glob("values*")) == ["values16.bin"]
+
+
 def _reseal(folder: Path, **changes: object) -> None:
     data = json.loads((folder / "checkpoint.json").read_text())
     data.pop("seal")

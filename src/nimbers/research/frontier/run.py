@@ -223,7 +223,10 @@ class _Run:
         (self.folder / store.values_name(1)).unlink()
 
     def _values_view(self) -> np.ndarray:
-        """g(0 .. count-1) as a read-only memory map of the values file."""
+        """g(0 .. count-1) as a read-only memory map of the values file (an empty array for a
+        run stopped before its first values: an empty file cannot be mapped)."""
+        if not self.count:
+            return np.zeros(0, dtype=f"<u{self.width}")
         path = self.folder / store.values_name(self.width)
         return np.memmap(path, dtype=f"<u{self.width}", mode="r", shape=(self.count,))
 
