@@ -121,7 +121,8 @@ def test_frontier_deep_stage_gives_the_same_rows(tmp_path, monkeypatch):
 
 def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch):
     """A frontier row: its first values by the ordinary engine, all of them by a fresh
-    frontier run in verify's own directory (kept, resumed); a changed checkpoint fails."""
+    frontier run in verify's own directory (kept, resumed); a changed checkpoint fails, and
+    a broken fresh run fails the row saying so, not as a malformed row."""
     monkeypatch.setattr(depth_module, "FRONTIER_FROM", 1 << 12)
     monkeypatch.setattr(verify_module, "ORDINARY_LEAST", 1 << 12)
     row, = solve_class(["0.6"], 1 << 16, str(tmp_path / "census"))
@@ -142,6 +143,9 @@ def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch)
     assert _one_line_error(done) and "--work is for census verify" in done.stderr
     row["certificate"]["checkpoints"]["32768"] = "0" * 64
     assert "checkpoints" in check_row(row, 0.001, True, runs=runs)["error"]
+    (tmp_path / "verify" / "0.6" / "checkpoint.json").write_text("{")   # verify's own run
+    error = check_row(row, 0.001, True, runs=runs)["error"]
+    assert error.startswith("the fresh frontier run in ") and "checkpoint" in error
 
 
 def test_members_of_an_open_class_are_compared_to_member_depth(monkeypatch):

@@ -361,10 +361,14 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int,
 
 def _fresh_frontier(code: str, reached: int, folder: str) -> np.ndarray:
     """g(0 .. reached-1) by a frontier run of verify's own in folder (going on from its
-    checkpoint when one is there: a verification stopped and started again)."""
-    frontier_run(code, reached, folder, threads=1, progress=False, head=FRONTIER_HEAD,
-                 stop_at_proof=False)
-    return frontier_values(folder, 0, reached)
+    checkpoint when one is there: a verification stopped and started again).  A run that
+    cannot be made or read back fails the row saying so (not as a malformed row)."""
+    try:
+        frontier_run(code, reached, folder, threads=1, progress=False, head=FRONTIER_HEAD,
+                     stop_at_proof=False)
+        return frontier_values(folder, 0, reached)
+    except ValueError as exc:
+        raise _Failed(f"the fresh frontier run in {folder} failed: {exc}") from exc
 
 
 def _rules(code: str) -> tuple[int, ...]:
