@@ -71,6 +71,9 @@ def test_levels_and_the_dense_class(deep):
     assert by["0.77"]["class"] == "proved" and by["0.77"]["period"] == 12
     assert by["0.6"]["class"] == "values" and by["0.6"]["reached"] == 1 << 16
     assert {by["0.161"]["code"], by["0.36"]["code"]} == {"0.161", "0.36"}     # apart at 519
+    # verify makes a capped row's 2^17 values whatever the budget (seconds), as a proven row's
+    assert check_row(by["0.04"], 0.001, True)["error"] is None
+    assert check_row(by["0.6"], 0.001, True)["error"].startswith("only g(0..")
 
 
 def test_same_csv_digest_under_load(deep, tmp_path):

@@ -68,7 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the file written, default standard output)")
     p.add_argument("--budget", type=seconds_type, metavar="SECONDS",
                    help="verify: the seconds the ordinary engine may take on the open rows "
-                        "(default 240; a row past 2^20 heap sizes is also made again in full by "
+                        "(default 240; proven and capped rows are made again in full, and a "
+                        "row past 2^20 heap sizes also in full by "
                         "a fresh frontier run, whatever the budget); a census itself runs by "
                         "depth (--until), not by time")
     p.add_argument("--work", metavar="RUNS",

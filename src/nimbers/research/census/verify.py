@@ -4,9 +4,10 @@ the run that wrote it -- fresh games, the values recomputed by the ordinary engi
 numpy rather than by the engine's period search, the statistics recounted, every member of a
 class recomputed and compared, and the classes checked to be different games.
 
-A row the ordinary engine computed is recomputed by it: a proven row to its proof's bound,
-always; an open row as far as its share of the time budget allows, and it fails when that is
-short of the heap size it reached (nothing is taken on trust).
+A row the ordinary engine computed is recomputed by it: a proven row to its proof's bound
+and a capped one to its cap, always; an open row as far as its share of the time budget
+allows, and it fails when that is short of the heap size it reached (nothing is taken on
+trust).
 
 A row the frontier engine computed (past 2^20 heap sizes, to 2^30 and beyond) holds more
 values than the ordinary engine makes in hours.  Its values are made twice from nothing: by
@@ -112,9 +113,9 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     ----------
     directory : str
     budget : float
-        Seconds the open rows may take to be recomputed (proven rows are always checked in
-        full); a row whose values cannot be recomputed in full within its share fails, so a
-        pass means everything was checked.
+        Seconds the open rows may take to be recomputed (proven and capped rows are always
+        checked in full); a row whose values cannot be recomputed in full within its share
+        fails, so a pass means everything was checked.
     workers, scheduler
         As for :func:`census` (with a scheduler, work must be a directory every worker sees).
     work : str, optional
@@ -147,7 +148,7 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     offsets = bool(meta.get("offsets", True))
     most = EXTEND * int(meta["until"]) if meta.get("until") else _MOST
     rows = [row for _line, row in numbered]
-    opened = sum(1 for r in rows if not isinstance(r, dict) or r.get("period") is None
+    opened = sum(1 for r in rows if not isinstance(r, dict) or not _whole(r)
                  or r.get("engine") == "frontier")
     if work is not None and _same_place(work, os.path.join(directory, RUNS)):
         raise ValueError(f"--work {work} holds the census's own frontier runs, whose values "
@@ -223,6 +224,17 @@ def _runs_folder(work: str | None) -> Any:
         raise ValueError(f"{work} is not a directory")
     os.makedirs(work, exist_ok=True)
     yield work
+
+
+def _whole(row: Any) -> bool:
+    """Whether the ordinary engine recomputes all of a row's values whatever the budget: a
+    proven row (to its proof's bound) and a capped one (its cap, at most DENSE_DEPTH = 2^17
+    values: seconds; a larger cap is not the census's and goes by the budget)."""
+    if not isinstance(row, dict):
+        return False
+    cap = row.get("cap")
+    return row.get("period") is not None or (
+        isinstance(cap, int) and cap <= DENSE_DEPTH and row.get("reached") == cap)
 
 
 def _size(row: Any) -> int:
@@ -324,7 +336,7 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int,
     _require(cert["offsets"] == offsets, "certificate: offsets is not the census's")
     proven = row["period"] is not None
     on_frontier = row["engine"] == "frontier" and runs is not None
-    values = _recompute(code, reached, proven and not on_frontier, deadline,
+    values = _recompute(code, reached, _whole(row) and not on_frontier, deadline,
                         least=ORDINARY_LEAST if on_frontier else 0)
     ordinary = len(values)
     made_again = on_frontier and ordinary < reached     # else the ordinary engine made all
