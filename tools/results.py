@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from nimbers.games.heap import octal_game
+from nimbers.research.census.depth import pieces
 from nimbers.research.frontier import (FrontierStats, frontier_run, frontier_stats,
                                        frontier_values)
 from nimbers.research.frontier.store import value_from_options
@@ -214,12 +215,12 @@ def _published_tables() -> dict[tuple[str, int], dict[int, int]]:
 
 def _frequencies(run: Path, code: str, n: int) -> dict[int, int]:
     """The frequencies of g(1 .. n) in the frontier run there (g(n) by the mex of its options
-    when the run stops at n), counted 2^24 values at a time."""
+    when the run stops at n), counted a piece of the values at a time."""
     values = frontier_values(run, 0, n)
     counts = np.zeros(1 << 16, dtype=np.int64)
-    for start in range(1, n, 1 << 24):
-        part = np.asarray(values[start:min(n, start + (1 << 24))])
-        counts[:part.max() + 1] += np.bincount(part)
+    for _start, piece in pieces(values):
+        counts += np.bincount(piece, minlength=1 << 16)
+    counts[values[0]] -= 1      # his counts leave heap 0 out and take heap n in
     counts[value_from_options(values, n, octal_game(code).rules)] += 1
     return {int(v): int(counts[v]) for v in np.flatnonzero(counts)}
 

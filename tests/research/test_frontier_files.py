@@ -88,7 +88,7 @@ def armed(self):
     state["armed"] = True
     widen(self)
 fr._Run._widen = armed
-fr.frontier_run(%r, 3000, sys.argv[1], threads=1, interval=1e9, head=256, window=4096,
+fr.frontier_run(%r, 3000, sys.argv[1], threads=1, interval=1e9, head=%d, window=4096,
                 stop_at_proof=False, progress=False)
 """
 
@@ -99,7 +99,7 @@ def test_killed_at_any_system_call_of_a_widening_it_resumes(tmp_path: Path, k: i
     a value: the state on disk resumes, to the uninterrupted values."""
     frontier_run(WIDE, 400, tmp_path, threads=1, **ENGINE)  # a checkpoint before the widening
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    subprocess.run([sys.executable, "-c", _KILLER % WIDE, str(tmp_path), str(k)], env=env,
+    subprocess.run([sys.executable, "-c", _KILLER % (WIDE, 256), str(tmp_path), str(k)], env=env,
                    check=False, timeout=120)
     stats = frontier_run(WIDE, 3000, tmp_path, threads=1, **ENGINE)
     assert stats.sha256 == sha(heap_game_from_code(WIDE).nim_values(3000))
@@ -112,8 +112,7 @@ def test_killed_while_its_first_values_widen_it_resumes(tmp_path: Path, k: int) 
     checkpoint holds no values yet: that run resumes too (it could not, when an empty values
     file was memory-mapped)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    killer = (_KILLER % WIDE).replace("head=256", "head=512")
-    subprocess.run([sys.executable, "-c", killer, str(tmp_path), str(k)], env=env,
+    subprocess.run([sys.executable, "-c", _KILLER % (WIDE, 512), str(tmp_path), str(k)], env=env,
                    check=False, timeout=120)
     stats = frontier_run(WIDE, 3000, tmp_path, threads=1, **{**ENGINE, "head": 512})
     assert stats.sha256 == sha(heap_game_from_code(WIDE).nim_values(3000))
