@@ -6,6 +6,8 @@
     python benchmarks/bench_frontier.py --peer-bin PATH       # or NIMBERS_OCTAL_GAMES_BIN=PATH
     python benchmarks/bench_frontier.py --paths avx2 --threads 1   # one path, one thread count
     python benchmarks/bench_frontier.py --games 0.166,0.364,0.064 --threads 1   # census codes
+    python benchmarks/bench_frontier.py --until 24 --threads 1,2,4,8,16 --peers-alongside \
+        --log rows.jsonl                                      # a many-core machine
 
 The peers: benchmarks/peers/rare_solver.c (written here, built with cc -O2, one thread: for
 each heap size the rare list marks the common values, then the splits are scanned from the
@@ -23,6 +25,10 @@ NIMBERS_FRONTIER_PATH), each with every thread count, all resuming one run to 2^
 per game on the widest path (the values do not depend on the path: their SHA-256 is printed).  The whole
 second process is printed too: its CPU time (all threads) and wall time, start and resume
 included, and the rate that gives.  Run on a quiet machine: the load average is printed.
+With --peers-alongside (a machine with cores to spare) the two solvers of every game run at
+once, each on a core of its own, while nimbers' runs go on beside them; a run of nimbers that
+would leave a peer without a core of its own waits for the peers first.  --log appends one
+JSON line per measurement as it is made, so that a run cut short keeps what it measured.
 Projections to 2^32 and 2^35 assume the rate of the last doubling (Grundy's game and Officers
 have had no new rare value for millions of heap sizes).
 """
@@ -30,6 +36,7 @@ have had no new rare value for millions of heap sizes).
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -166,6 +173,44 @@ def span(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
+class Peers:
+    """The plain solver and Czajka's solver of every game, run one after another, or at once
+    (--peers-alongside), each in a thread of its own waiting on its process."""
+
+    def __init__(self, plain_bin: str, peer_bin: str | None, games: list[tuple[str, str]],
+                 k: int, alongside: bool, log) -> None:
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=2 * len(games))
+        self.futures: dict[tuple[str, str], concurrent.futures.Future] = {}
+        self.alongside, self.log = alongside, log
+        self.jobs = [(code, "plain", lambda code=code, mask=mask: run_plain(plain_bin, code, mask, k))
+                     for code, mask in games]
+        if peer_bin:
+            self.jobs += [(code, "czajka", lambda code=code: run_czajka(peer_bin, code, k))
+                          for code, _ in games]
+        if alongside:
+            for job in self.jobs:
+                self._start(*job)
+
+    def _start(self, code: str, tool: str, work) -> None:
+        future = self.pool.submit(work)
+        future.add_done_callback(lambda f: self.log({"game": code, "tool": tool, **f.result()}))
+        self.futures[(code, tool)] = future
+
+    def running(self) -> int:
+        return sum(not f.done() for f in self.futures.values())
+
+    def wait_all(self) -> None:
+        concurrent.futures.wait(list(self.futures.values()))
+
+    def result(self, code: str, tool: str) -> dict[str, object] | None:
+        if (code, tool) not in self.futures:
+            job = next((j for j in self.jobs if j[:2] == (code, tool)), None)
+            if job is None:
+                return None
+            self._start(*job)
+        return self.futures[(code, tool)].result()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--until", type=int, default=22, help="k: runs to 2^k (default 22)")
@@ -178,37 +223,62 @@ def main() -> None:
                     help="the block engine's paths (avx512,avx2,portable; default all this CPU runs)")
     ap.add_argument("--peer-bin", default=os.environ.get("NIMBERS_OCTAL_GAMES_BIN"),
                     help="T. Czajka's analyze program (octal-games at 30baeb7), built")
+    ap.add_argument("--peers-alongside", action="store_true",
+                    help="run every game's solvers at once, beside nimbers' runs (a machine "
+                         "with cores to spare; nimbers' runs that need their cores wait)")
+    ap.add_argument("--log", help="append a JSON line per measurement to this file")
     args = ap.parse_args()
     k = args.until
     threads = [int(t) for t in args.threads.split(",")]
     paths = frontier_paths() if args.paths == "all" else args.paths.split(",")
-    print(f"CPU: {cpu_line()}")
+    cores = os.cpu_count() or 1
+
+    def log(row: dict[str, object]) -> None:
+        if args.log:
+            with open(args.log, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"until": k, **row}) + "\n")
+
+    print(f"CPU: {cpu_line()}; {cores} logical CPUs")
     print(f"load average at the start: {os.getloadavg()[0]:.1f}; "
           f"Czajka's solver: {args.peer_bin or 'absent (give --peer-bin): skipped'}")
     print(f"timed: heap sizes 2^{k - 1} .. 2^{k} ({1 << (k - 1):,} values); nimbers' paths: "
-          f"{', '.join(paths)}\n")
+          f"{', '.join(paths)}{'; the solvers run alongside' if args.peers_alongside else ''}\n")
     half = 1 << (k - 1)
+    codes = args.games.split(",")
     with tempfile.TemporaryDirectory() as tmp:
-        plain_bin = build_plain(tmp)
-        for code in args.games.split(","):
-            name, mask = game_of(code)
+        peers = Peers(build_plain(tmp), args.peer_bin, [(c, game_of(c)[1]) for c in codes], k,
+                      args.peers_alongside, log)
+        for code in codes:
+            name = game_of(code)[0]
             print(f"{name}:")
-            plain = run_plain(plain_bin, code, mask, k)
+            base = os.path.join(tmp, f"{code}-first")
+            first = (base, frontier_first(code, k, base))
+            ours = []
+            for path, t in ((path, t) for path in paths for t in threads):
+                if t + peers.running() > cores:
+                    peers.wait_all()  # every peer keeps a core of its own
+                timed = frontier_timed(code, k, t, path, first, os.path.join(tmp, f"{code}-{t}"))
+                stats = timed["stats"]
+                assert isinstance(stats, dict)
+                run, cpu, wall = (float(timed[key]) for key in ("run", "cpu", "wall"))  # type: ignore[arg-type]
+                log({"game": code, "tool": "nimbers", "path": path, "threads": t, "run": run,
+                     "cpu": cpu, "wall": wall, "sha256": stats["sha256"],
+                     "load": os.getloadavg()[0]})
+                print(f"  nimbers, {path}, {t} thread{'s' if t > 1 else ''}: {half / run:,.0f} "
+                      f"values/s (run {run:.2f} s; process CPU {cpu:.1f} s, wall {wall:.1f} s)")
+                sys.stdout.flush()
+                ours.append((path, t, run, cpu, wall, stats))
+            plain = peers.result(code, "plain")
+            assert plain is not None
             plain_rate = half / float(plain["cpu"])  # type: ignore[arg-type]
             rows = [("plain rare-value solver (C, -O2, 1 thread)", plain_rate, "CPU",
                      str(plain["summary"]))]
-            if args.peer_bin:
-                peer = run_czajka(args.peer_bin, code, k)
+            peer = peers.result(code, "czajka")
+            if peer is not None:
                 rows.append(("T. Czajka's octal-games (g++ -O3, 1 thread)",
                              half / float(peer["cpu"]), "CPU",  # type: ignore[arg-type]
                              str(peer["summary"])))
-            base = os.path.join(tmp, f"{code}-first")
-            first = (base, frontier_first(code, k, base))
-            for path, t in ((path, t) for path in paths for t in threads):
-                ours = frontier_timed(code, k, t, path, first, os.path.join(tmp, f"{code}-{t}"))
-                stats = ours["stats"]
-                assert isinstance(stats, dict)
-                run, cpu, wall = (float(ours[key]) for key in ("run", "cpu", "wall"))  # type: ignore[arg-type]
+            for path, t, run, cpu, wall, stats in ours:
                 whole = half / (cpu if t == 1 else wall)
                 rows.append((f"nimbers frontier, {path}, {t} thread{'s' if t > 1 else ''}", half / run,
                              "run", f"largest {stats['largest']} at {stats['largest_at']} rare "
