@@ -149,9 +149,11 @@ def frontier_paths() -> list[str]:
 
 
 def frontier_first(code: str, k: int, folder: str) -> float:
-    """A run to 2^(k-1) (widest path, two threads): its statistics' seconds."""
+    """A run to 2^(k-1) (widest path, two threads or up to eight where there are the cores):
+    its statistics' seconds."""
+    threads = max(2, min(os.cpu_count() or 2, 8))
     out, _, _ = child_rusage_run([sys.executable, "-c", SCRIPT, code, str(1 << (k - 1)), folder,
-                                  "2"], nimbers_env())
+                                  str(threads)], nimbers_env())
     return float(json.loads(out)["seconds"])
 
 
@@ -179,7 +181,7 @@ class Peers:
 
     def __init__(self, plain_bin: str, peer_bin: str | None, games: list[tuple[str, str]],
                  k: int, alongside: bool, log) -> None:
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=2 * len(games))
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, 2 * len(games)))
         self.futures: dict[tuple[str, str], concurrent.futures.Future] = {}
         self.alongside, self.log = alongside, log
         self.jobs = [(code, "plain", lambda code=code, mask=mask: run_plain(plain_bin, code, mask, k))
@@ -227,6 +229,8 @@ def main() -> None:
                     help="run every game's solvers at once, beside nimbers' runs (a machine "
                          "with cores to spare; nimbers' runs that need their cores wait)")
     ap.add_argument("--log", help="append a JSON line per measurement to this file")
+    ap.add_argument("--no-peers", action="store_true",
+                    help="time nimbers alone (a short lease): ratios against its own first row")
     args = ap.parse_args()
     k = args.until
     threads = [int(t) for t in args.threads.split(",")]
@@ -246,7 +250,8 @@ def main() -> None:
     half = 1 << (k - 1)
     codes = args.games.split(",")
     with tempfile.TemporaryDirectory() as tmp:
-        peers = Peers(build_plain(tmp), args.peer_bin, [(c, game_of(c)[1]) for c in codes], k,
+        peers = Peers(build_plain(tmp), None if args.no_peers else args.peer_bin,
+                      [] if args.no_peers else [(c, game_of(c)[1]) for c in codes], k,
                       args.peers_alongside, log)
         for code in codes:
             name = game_of(code)[0]
@@ -269,10 +274,15 @@ def main() -> None:
                 sys.stdout.flush()
                 ours.append((path, t, run, cpu, wall, stats))
             plain = peers.result(code, "plain")
-            assert plain is not None
-            plain_rate = half / float(plain["cpu"])  # type: ignore[arg-type]
-            rows = [("plain rare-value solver (C, -O2, 1 thread)", plain_rate, "CPU",
-                     str(plain["summary"]))]
+            if plain is None:  # --no-peers: against nimbers' first row
+                plain_rate = half / ours[0][2]
+                rows = []
+                print(f"  (no peers: the ratios are against nimbers, {ours[0][0]}, "
+                      f"{ours[0][1]} thread{'s' if ours[0][1] > 1 else ''})")
+            else:
+                plain_rate = half / float(plain["cpu"])  # type: ignore[arg-type]
+                rows = [("plain rare-value solver (C, -O2, 1 thread)", plain_rate, "CPU",
+                         str(plain["summary"]))]
             peer = peers.result(code, "czajka")
             if peer is not None:
                 rows.append(("T. Czajka's octal-games (g++ -O3, 1 thread)",

@@ -6,6 +6,8 @@
 # invocation timing its own, so every ratio is against a peer of the same run.
 #
 #   bash benchmarks/many_cores.sh [OCTAL_GAMES_SRC_DIR [OUT_DIR]]
+#   NIMBERS_BENCH_QUICK=1 bash benchmarks/many_cores.sh "" OUT_DIR   # a short lease: the widest
+#       path with 1, 2, 3, 4 and 8 threads, no peers (ratios against one thread)
 #
 # OCTAL_GAMES_SRC_DIR: the src/ folder of github.com/tczajka/octal-games at commit 30baeb7
 # (never vendored here); OUT_DIR (default .) receives bench-*.txt and rows.jsonl.
@@ -27,6 +29,10 @@ fi
 read -r -a paths <<<"$($py -c 'from nimbers import _core; print(*_core.frontier_paths()[::-1])')"
 narrow=$(IFS=,; echo "${paths[*]:1}")
 echo "paths, widest first: ${paths[*]}"
+if [ -n "${NIMBERS_BENCH_QUICK:-}" ]; then
+    exec $py benchmarks/bench_frontier.py --until 24 --paths "${paths[0]}" --threads 1,2,3,4,8 \
+        --no-peers --log "$out/rows.jsonl" 2>&1 | tee "$out/bench-quick.txt"
+fi
 $py benchmarks/bench_frontier.py --until 24 --paths "${paths[0]}" --threads 1,2,4,8,16 \
     "${peer[@]}" --peers-alongside --log "$out/rows.jsonl" 2>&1 | tee "$out/bench-widest.txt"
 if [ -n "$narrow" ]; then

@@ -183,6 +183,7 @@ void fr_get_info(const fr_state *s, fr_info *info)
     info->parts = s->nparts;
     info->near_limit = s->near_limit;
     info->blocked = s->blocked;
+    info->taken_back = s->taken_back;
 }
 
 /* Keeps the window: when the buffer is full, its last `window` values move to the front. */
@@ -241,6 +242,18 @@ int fr_accept(fr_state *s, uint16_t v)
     }
     s->done++;
     return 0;
+}
+
+void fr_take_back(fr_state *s, uint64_t n)
+{
+    for (uint64_t m = n; m < s->done; m++)
+        fr_cover_unnote(s, m, s->buf[m - s->base]);
+    if (s->nhead > n)
+        s->nhead = (size_t)n;
+    s->blocked -= s->done - n;
+    s->done = n;
+    s->taken_back++;
+    fr_cover_forget(s);
 }
 
 int fr_feed(fr_state *s, const uint16_t *values, size_t n)

@@ -45,10 +45,11 @@ int fr_set_mask(fr_state *s, uint32_t emask, const nc_poll *poll);
 int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
 
 /* What the engine holds: values known, rare heap sizes >= 1 and the last of them, the bit
- * width of the values, the mask, the number of parts, and the values computed a block at a
- * time (frontier_block.c). */
+ * width of the values, the mask, the number of parts, the values computed a block at a time
+ * (frontier_block.c), and the speculations taken back (with three threads or more: each a
+ * position whose proof found a smaller value of rare class). */
 typedef struct {
-    uint64_t done, rare, last_rare, blocked;
+    uint64_t done, rare, last_rare, blocked, taken_back;
     unsigned bits;
     uint32_t emask;
     size_t parts, near_limit;

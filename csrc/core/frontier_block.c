@@ -18,9 +18,12 @@
  * prepares the next block while the calling thread settles this one (the checks against the
  * very far parts for the whole block at once, which bound each position's value from below),
  * and extends the next block's coverage of the values of rare class below those bounds while
- * it waits; with K > 2 the K - 2 others share that coverage by value.  The values equal the
- * position-by-position engine's: each step only proves a value reached or finds one that is
- * not.  The vector kernels (the checks of step 2, the coverage's words) are s->kern's: AVX-512,
+ * it waits.  With K > 2 threads the calling thread speculates: each position takes its first
+ * candidate at once, and the K - 2 provers show afterwards, a settled block each in turn,
+ * that no smaller value of rare class is missing (past the first few thousand heap sizes one
+ * never is in the games run so far; where one is, the run is taken back to that position).
+ * The values equal the position-by-position engine's: each step only proves a value reached
+ * or finds one that is not, and a speculation stands only once proved.  The vector kernels (the checks of step 2, the coverage's words) are s->kern's: AVX-512,
  * AVX2 or portable C, chosen at run time (frontier_simd.c).
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
@@ -64,7 +67,22 @@ typedef struct {
     size_t parts_seen;  /* s->nparts when they were split: later ones are near */
     uint8_t row[(size_t)1 << MAX_BITS];
     finisher_scratch fs;
+    struct spec_block *spec; /* FR_SETS blocks settled on speculation (NULL: none) */
 } block_work;
+
+/* A block settled on speculation (K >= 3 threads): each position took its first candidate c,
+ * the least value of common class no split reaches, and its proof obligations are the values
+ * of rare class below c that its marks and the coverage's words did not show reached then.
+ * A prover shows each reached (the coverage's later pairs, then the search), or finds the
+ * first that is not: that value of rare class is the position's, and the run is taken back
+ * to it (fr_step_blocks). */
+typedef struct spec_block {
+    size_t count;             /* positions settled */
+    uint32_t first[B + 1];    /* position j's obligations: todo[first[j] .. first[j + 1]) */
+    uint16_t value[B];        /* the value taken, c */
+    uint16_t *todo;
+    size_t todo_cap;
+} spec_block;
 
 /* Room for need items of size bytes in *ptr (capacity *cap): 0, or -1 out of memory. */
 static int room(void *ptr, size_t *cap, size_t need, size_t size)
@@ -159,23 +177,17 @@ static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
 
 /* ---- 2. the candidates against every far part: s->kern->hits (frontier_simd.c) ----------- */
 
-/* The coverage of the values of rare class below each position's first candidate, made
- * beforehand (the helpers' work, when there are some, each its share of the values:
- * fr_share_of; the settling makes the others).  `offered`: while it still holds `block` (NULL:
- * always), so that an extra helper stops when the block is taken back. */
-static void rare_coverage(const fr_state *s, const block_prep *p, size_t share, size_t shares,
-                          volatile int64_t *offered, int64_t block)
+/* The coverage of the values of rare class below the block's first candidates (the first
+ * candidates are most positions' values), made while the block before is settled. */
+static void rare_coverage(const fr_state *s, const block_prep *p)
 {
-    uint32_t top = 0; /* the first candidates are most positions' values */
+    uint32_t top = 0;
     for (size_t j = 0; j < B; j++)
         if (p->ncand[j] && p->cand[0][j] > top)
             top = p->cand[0][j];
-    for (uint32_t v = 0; v < top; v++) {
-        if (offered && __atomic_load_n(offered, __ATOMIC_SEQ_CST) != block)
-            return;
-        if ((!s->common[0][v] || !s->common[1][v]) && fr_share_of(v, shares) == share)
+    for (uint32_t v = 0; v < top; v++)
+        if (!s->common[0][v] || !s->common[1][v])
             fr_cover_rare(s, p->n0, v);
-    }
 }
 
 /* Prepares the block n0 (values below n0 - FR_LAG + ... known: see frontier_cover.c): its
@@ -417,7 +429,26 @@ static int mid_parts(const fr_state *s, uint64_t m0, block_prep *p, size_t j0, b
 }
 
 /* Settles the sub-block j0 of the prepared block: NC_OK, 1 when a value outgrew the tables
- * (out[0..*made) valid), or an error. */
+ * (out[0..*made) valid), 2 when speculation stops before a value that would, or an error. */
+/* Position j's value taken on speculation, c (< 2^bits), and its obligations recorded: 0, or
+ * -1 out of memory. */
+static int speculate(const fr_state *s, uint64_t n0, size_t j, uint32_t c, block_work *b)
+{
+    spec_block *sb = &b->spec[(n0 / B) % FR_SETS];
+    size_t npending = fr_cover_pending(s, n0 + j, c, b->row, b->fs.pending, 0);
+    if (j == 0)
+        sb->first[0] = 0;
+    size_t at = sb->first[j];
+    if (room(&sb->todo, &sb->todo_cap, at + npending + 1, sizeof(uint16_t)) < 0)
+        return -1;
+    for (size_t i = 0; i < npending; i++)
+        sb->todo[at + i] = (uint16_t)b->fs.pending[i];
+    sb->first[j + 1] = (uint32_t)(at + npending);
+    sb->value[j] = (uint16_t)c;
+    sb->count = j + 1;
+    return 0;
+}
+
 static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
                   uint16_t *out, size_t *made)
 {
@@ -435,9 +466,17 @@ static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_w
         uint64_t n = p->n0 + j;
         uint32_t c, v;
         memset(b->row, 0, ts);
-        if (near_marks(s, m0, j - j0, b, b->row) < 0 || candidate(s, p, j, b, &c) < 0 ||
-            fr_settle_below(s, n, b->row, c, 1, &b->fs, &v) < 0 || (v >> MAX_BITS))
+        if (near_marks(s, m0, j - j0, b, b->row) < 0 || candidate(s, p, j, b, &c) < 0)
             return NC_BADARG;
+        if (b->spec) { /* speculation: c now, the proofs on other threads */
+            if (c >= ts)
+                return 2; /* a value that widens the tables: proved here, after the step */
+            if (speculate(s, p->n0, j, c, b) < 0)
+                return NC_NOMEM;
+            v = c;
+        } else if (fr_settle_below(s, n, b->row, c, 1, &b->fs, &v) < 0 || (v >> MAX_BITS)) {
+            return NC_BADARG;
+        }
         out[*made] = (uint16_t)v;
         if (fr_accept(s, (uint16_t)v) < 0)
             return NC_NOMEM;
@@ -452,11 +491,13 @@ static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_w
 /* ---- the step: a helper prepares the next block while this thread settles ---------------- */
 
 /* With K threads: the calling thread settles, one helper prepares (the checks of each
- * sub-block, the next block's candidates and rare coverage), and the K - 2 others extend the
- * next block's coverage of values of rare class ahead of the settling (each its share of the
- * values, the preparing helper the first share), the work that otherwise falls to the calling
- * thread, the critical path (benchmarks/README.md: "K threads"). */
-enum { SUBS = B / S, MAX_EXTRAS = 62 };
+ * sub-block, the next block's candidates and rare coverage), and with K > 2 the K - 2 others
+ * prove the blocks settled on speculation (benchmarks/README.md: "K threads"). */
+enum { SUBS = B / S, MAX_PROVERS = 62 };
+/* FR_QUIET: speculation only this far past the last value of rare class */
+#ifndef FR_QUIET
+#define FR_QUIET (4 * FR_SETS * FR_BLOCK)
+#endif
 
 typedef struct {
     fr_state *s;
@@ -465,18 +506,18 @@ typedef struct {
     volatile uint64_t ready;    /* sub-blocks prepared (atomic): 0 is a failure */
     volatile uint64_t settled;  /* sub-blocks settled (atomic) */
     volatile int stop, failed;
-    size_t shares;              /* the preparing helper and the extra ones */
-    volatile int64_t offered;   /* the block (from start) the extra helpers may extend, or -1 */
-    volatile int busy;          /* extra helpers inside the offered block */
     volatile int starved;       /* the calling thread waited for a sub-block (atomic) */
+    /* speculation (b->spec): the provers take the settled blocks in turn */
+    volatile uint64_t claim;    /* the next block (from start) a prover takes (atomic) */
+    volatile uint64_t proved;   /* blocks proved from the first on (atomic; under lock) */
+    uint8_t *is_proved;         /* per block (under lock) */
+    volatile uint64_t final;    /* where the settling stopped, or UINT64_MAX (under lock) */
+    volatile uint64_t fail_at;  /* the first position found wrong, or UINT64_MAX (under lock) */
+    uint32_t fail_value;        /* its value */
+    volatile int prove_error;
     pthread_mutex_t lock;
     pthread_cond_t cond;
 } pipe_ctx;
-
-typedef struct {
-    pipe_ctx *c;
-    size_t share;
-} extra_ctx;
 
 static uint64_t load_acq(volatile uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
@@ -525,68 +566,93 @@ static void cover_while_waiting(pipe_ctx *c, uint64_t want, const block_prep *ne
     while (next && *j < B && load_acq(&c->settled) < want &&
            !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
         if (next->least[*j])
-            fr_cover_ahead(c->s, next->n0, *j, next->least[*j], 0, c->shares);
+            fr_cover_ahead(c->s, next->n0, *j, next->least[*j]);
         (*j)++;
     }
 }
 
-/* The next block, prepared, offered to the extra helpers (none: a no-op). */
-static void offer(pipe_ctx *c, uint64_t block)
+/* ---- speculation: the provers ---------------------------------------------------------- */
+
+/* Waits until block bi is settled or the settling stopped: how many of its positions were. */
+static size_t settled_in(pipe_ctx *c, uint64_t bi)
 {
-    if (c->shares < 2)
-        return;
+    uint64_t want = (bi + 1) * SUBS, n0 = c->start + bi * B;
+    for (int spin = 0; spin < 4000 && load_acq(&c->settled) < want; spin++)
+        CPU_RELAX();
     pthread_mutex_lock(&c->lock);
-    __atomic_store_n(&c->offered, (int64_t)block, __ATOMIC_SEQ_CST);
+    while (load_acq(&c->settled) < want && c->final == UINT64_MAX)
+        pthread_cond_wait(&c->cond, &c->lock);
+    uint64_t end = load_acq(&c->settled) >= want ? n0 + B : c->final;
+    pthread_mutex_unlock(&c->lock);
+    return end > n0 ? (size_t)(end - n0 < B ? end - n0 : B) : 0;
+}
+
+static uint64_t fail_at(pipe_ctx *c) { return load_acq(&c->fail_at); }
+
+/* Proves the first npos positions of block bi: each obligation reached by the coverage's later
+ * pairs or by the search, else the first value not reached is the position's (noted in
+ * c->fail_at when it is the first so far).  0, or -1 when the values file failed. */
+static int prove_block(pipe_ctx *c, uint64_t bi, size_t npos, finisher_scratch *fs,
+                       uint8_t *row)
+{
+    const fr_state *s = c->s;
+    const spec_block *sb = &c->b->spec[(c->start / B + bi) % FR_SETS];
+    uint64_t n0 = c->start + bi * B;
+    size_t ts = (size_t)1 << s->bits;
+    for (size_t j = 0; j < npos && n0 + j < fail_at(c); j++) {
+        size_t npending = sb->first[j + 1] - sb->first[j];
+        for (size_t i = 0; i < npending; i++)
+            fs->pending[i] = sb->todo[sb->first[j] + i];
+        if (!(npending = fr_cover_keep(s, n0 + j, fs->pending, npending)))
+            continue;
+        uint32_t v;
+        memset(row, 0, ts); /* (the search marks every split again) */
+        if (fr_settle_pending(s, n0 + j, row, sb->value[j], 1, npending, fs, &v) < 0)
+            return -1;
+        if (v == sb->value[j])
+            continue;
+        pthread_mutex_lock(&c->lock);
+        if (n0 + j < c->fail_at) {
+            c->fail_value = v;
+            __atomic_store_n(&c->fail_at, n0 + j, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&c->lock);
+        break;
+    }
+    return 0;
+}
+
+static void *prover_main(void *arg)
+{
+    pipe_ctx *c = (pipe_ctx *)arg;
+    finisher_scratch *fs = (finisher_scratch *)malloc(sizeof *fs);
+    uint8_t *row = (uint8_t *)malloc((size_t)1 << MAX_BITS);
+    for (uint64_t bi; (bi = __atomic_fetch_add(&c->claim, 1, __ATOMIC_SEQ_CST)) < c->subs / SUBS;) {
+        size_t npos = settled_in(c, bi);
+        if (npos && c->start + bi * B < fail_at(c) &&
+            (!fs || !row || prove_block(c, bi, npos, fs, row) < 0))
+            __atomic_store_n(&c->prove_error, 1, __ATOMIC_RELEASE);
+        pthread_mutex_lock(&c->lock);
+        c->is_proved[bi] = 1;
+        uint64_t proved = c->proved;
+        while (proved < c->subs / SUBS && c->is_proved[proved])
+            proved++;
+        __atomic_store_n(&c->proved, proved, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&c->cond);
+        pthread_mutex_unlock(&c->lock);
+    }
+    free(fs);
+    free(row);
+    return NULL;
+}
+
+/* The settling stopped at `end`: the provers finish the blocks before it. */
+static void settling_stopped(pipe_ctx *c, uint64_t end)
+{
+    pthread_mutex_lock(&c->lock);
+    c->final = end;
     pthread_cond_broadcast(&c->cond);
     pthread_mutex_unlock(&c->lock);
-}
-
-/* Takes the offered block back before it is handed over to the calling thread: no extra
- * helper touches its coverage after this returns (they look at offered after each position,
- * and busy counts those inside: the two seq_cst pairs make one of them see the other). */
-static void retract(pipe_ctx *c)
-{
-    if (c->shares < 2)
-        return;
-    __atomic_store_n(&c->offered, (int64_t)-1, __ATOMIC_SEQ_CST);
-    for (int spin = 0; __atomic_load_n(&c->busy, __ATOMIC_SEQ_CST); spin++) {
-        if (spin < 4000)
-            CPU_RELAX();
-        else
-            sched_yield(); /* an extra helper without a core of its own */
-    }
-}
-
-/* Waits until a block other than `done` is offered or the step stops: that block, or -1. */
-static int64_t wait_offer(pipe_ctx *c, int64_t done)
-{
-    int64_t b;
-    pthread_mutex_lock(&c->lock);
-    while (((b = __atomic_load_n(&c->offered, __ATOMIC_SEQ_CST)) < 0 || b == done) &&
-           !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
-        pthread_cond_wait(&c->cond, &c->lock);
-    pthread_mutex_unlock(&c->lock);
-    return __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE) ? -1 : b;
-}
-
-/* An extra helper: its share of the values of rare class below the block's first candidates
- * (their first pairs), then below each position's first candidate (their later pairs), for
- * every position of each offered block until it is taken back. */
-static void *extra_main(void *arg)
-{
-    extra_ctx *e = (extra_ctx *)arg;
-    pipe_ctx *c = e->c;
-    int64_t done = -1;
-    for (int64_t b; (b = wait_offer(c, done)) >= 0; done = b) {
-        __atomic_add_fetch(&c->busy, 1, __ATOMIC_SEQ_CST);
-        const block_prep *p = &c->b->prep[b & 1];
-        rare_coverage(c->s, p, e->share, c->shares, &c->offered, b);
-        for (size_t j = 0; j < B && __atomic_load_n(&c->offered, __ATOMIC_SEQ_CST) == b; j++)
-            if (p->least[j])
-                fr_cover_ahead(c->s, p->n0, j, p->least[j], e->share, c->shares);
-        __atomic_sub_fetch(&c->busy, 1, __ATOMIC_SEQ_CST);
-    }
-    return NULL;
 }
 
 /* The calling thread waits for sub-block u, noting when it had to (the helper is then the
@@ -608,10 +674,8 @@ static void *helper_main(void *arg)
     for (uint64_t u = 1; u < c->subs; u++) {
         if (u >= AHEAD)
             cover_while_waiting(c, u - AHEAD, ahead, &ahead_j);
-        if (u % SUBS == 0) {
+        if (u % SUBS == 0)
             ahead = NULL; /* handed over below */
-            retract(c);
-        }
         if (u >= AHEAD && !wait_for(c, &c->settled, u - AHEAD)) /* values below u - AHEAD */
             break;
         block_prep *p = &c->b->prep[(u / SUBS) & 1];
@@ -627,6 +691,10 @@ static void *helper_main(void *arg)
             uint64_t next = u / SUBS + 1;
             if (!wait_for(c, &c->settled, next * SUBS - SUBS))
                 break;
+            /* with speculation, its words and obligations replace those of the block
+             * FR_SETS before it: that block proved */
+            if (c->b->spec && next >= FR_SETS && !wait_for(c, &c->proved, next - FR_SETS + 1))
+                break;
             publish(c, &c->ready, u + 1);
             prepare_block(c->s, c->start + next * B, &c->b->prep[next & 1]);
             /* the early checks (moved work, but in two passes) unless the calling thread
@@ -634,9 +702,8 @@ static void *helper_main(void *arg)
              * bounds they are): else the helper would become the longer side (Grundy's
              * game, two threads, is about balanced without them) */
             int starved = __atomic_exchange_n(&c->starved, 0, __ATOMIC_ACQ_REL);
-            checks_ahead(c->s, &c->b->prep[next & 1], nparts, !starved || c->shares > 1);
-            offer(c, next);
-            rare_coverage(c->s, &c->b->prep[next & 1], 0, c->shares, NULL, 0);
+            checks_ahead(c->s, &c->b->prep[next & 1], nparts, !starved);
+            rare_coverage(c->s, &c->b->prep[next & 1]);
             ahead = &c->b->prep[next & 1];
             ahead_j = 0;
             continue;
@@ -659,12 +726,27 @@ static void free_work(block_work *b)
         free((void *)b->prep[h].src);
         free(b->prep[h].pool);
     }
+    for (int h = 0; b->spec && h < FR_SETS; h++)
+        free(b->spec[h].todo);
+    free(b->spec);
     free(b);
 }
 
 int fr_blocks_ready(const fr_state *s, uint64_t n0)
 {
     return fr_cover_active(s, n0);
+}
+
+/* Speculation went wrong at c->fail_at: the values from there on are taken back, and that
+ * position gets the value its proof found. */
+static int take_back(fr_state *s, const pipe_ctx *c, uint16_t *out, size_t *made)
+{
+    uint64_t n = c->fail_at;
+    fr_take_back(s, n);
+    out[n - c->start] = (uint16_t)c->fail_value;
+    *made = (size_t)(n - c->start) + 1;
+    s->blocked++;
+    return fr_accept(s, (uint16_t)c->fail_value) < 0 ? NC_NOMEM : NC_OK;
 }
 
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
@@ -678,23 +760,37 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
     c.b = b;
     c.start = s->done;
     c.subs = (count / B) * SUBS;
+    c.final = c.fail_at = UINT64_MAX;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
-    pthread_t helper, extras[MAX_EXTRAS];
-    extra_ctx ectx[MAX_EXTRAS];
-    size_t nextra = 0;
-    c.offered = -1;
-    /* the extra helpers first: shares is fixed before the preparing helper offers a block */
-    size_t want = s->threads > 2 && c.subs > 1 ? (size_t)s->threads - 2 : 0;
-    for (; nextra < want && nextra < MAX_EXTRAS; nextra++) {
-        ectx[nextra].c = &c;
-        ectx[nextra].share = nextra + 1;
-        if (pthread_create(&extras[nextra], NULL, extra_main, &ectx[nextra]) != 0)
-            break;
+    pthread_t helper, provers[MAX_PROVERS];
+    size_t nprovers = 0;
+    /* with three threads or more, speculation: the provers first, then the helper; not
+     * while values of rare class still come often (a speculation taken back costs the
+     * blocks settled after it and a new step) */
+    size_t want = s->threads > 2 && c.subs > SUBS && s->done - s->last_rare >= FR_QUIET
+                      ? (size_t)s->threads - 2 : 0;
+    if (want) {
+        b->spec = (spec_block *)calloc(FR_SETS, sizeof(spec_block));
+        c.is_proved = (uint8_t *)calloc(c.subs / SUBS, 1);
+        if (!b->spec || !c.is_proved)
+            want = 0;
     }
-    c.shares = 1 + nextra;
+    for (; nprovers < want && nprovers < MAX_PROVERS; nprovers++)
+        if (pthread_create(&provers[nprovers], NULL, prover_main, &c) != 0)
+            break;
     int helped = s->threads > 1 && c.subs > 1 &&
                  pthread_create(&helper, NULL, helper_main, &c) == 0;
+    if (!helped || !nprovers) { /* no speculation after all */
+        settling_stopped(&c, c.start);
+        for (size_t e = 0; e < nprovers; e++)
+            pthread_join(provers[e], NULL);
+        nprovers = 0;
+        if (b->spec) {
+            free(b->spec);
+            b->spec = NULL;
+        }
+    }
     uint64_t least = helped ? AHEAD_LEAST : S; /* the far parts */
     int status = NC_OK;
     for (uint64_t u = 0; u < c.subs && status == NC_OK; u++) {
@@ -714,22 +810,33 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
             break;
         }
         status = settle(s, p, j0, least, b, out, made);
-        publish(&c, &c.settled, u + 1);
+        if (status == NC_OK || status == 1)
+            publish(&c, &c.settled, u + 1);
+        if (status == NC_OK && b->spec && fail_at(&c) != UINT64_MAX)
+            break; /* a proof failed: the settling after it is moot */
         if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
             status = NC_STOPPED;
     }
-    if (helped || nextra) {
+    if (nprovers)
+        settling_stopped(&c, c.start + *made);
+    if (helped) {
         pthread_mutex_lock(&c.lock);
         __atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&c.cond);
         pthread_mutex_unlock(&c.lock);
-    }
-    if (helped)
         pthread_join(helper, NULL);
-    for (size_t e = 0; e < nextra; e++)
-        pthread_join(extras[e], NULL);
+    }
+    for (size_t e = 0; e < nprovers; e++)
+        pthread_join(provers[e], NULL);
+    if (status == 2)
+        status = NC_OK; /* speculation stopped before a value that widens the tables */
+    if (c.prove_error && (status == NC_OK || status == NC_STOPPED))
+        status = NC_BADARG;
+    else if (c.fail_at != UINT64_MAX && status != NC_NOMEM && status != NC_BADARG)
+        status = take_back(s, &c, out, made) < 0 ? NC_NOMEM : status;
     pthread_mutex_destroy(&c.lock);
     pthread_cond_destroy(&c.cond);
+    free(c.is_proved);
     free_work(b);
     return status == 1 ? NC_OK : status;
 }

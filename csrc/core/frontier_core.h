@@ -55,6 +55,12 @@ enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
  * nor of the last 256 positions before that (a helper makes it while those are settled) */
 #define FR_BLOCK 512
 #define FR_LAG (2 * FR_BLOCK + 256)
+/* FR_SETS: blocks whose coverage words are kept at once (frontier_cover.c): the one settled,
+ * the next (prepared), and with speculation up to FR_SETS - 2 settled blocks still being
+ * proved (frontier_block.c) */
+#ifndef FR_SETS
+#define FR_SETS 8
+#endif
 /* FR_SUB: the positions whose candidates are checked at once; FR_K: a position's candidates
  * (frontier_block.c); FR_CW: words of a block's bitset; FR_CSPAN: positions in each ring of
  * the coverage's bitsets (frontier_cover.c) */
@@ -137,6 +143,7 @@ struct fr_state {
     size_t nparts, pcap;
     uint64_t nrare, last_rare;
     uint64_t blocked; /* values computed a block at a time */
+    uint64_t taken_back; /* speculations taken back (frontier_block.c) */
     size_t near_limit; /* D of the last step */
     /* the witnesses to try first for a value v of rare class: heap sizes a of the head
      * whose value u makes u ^ v a frequent value of the frontier */
@@ -202,24 +209,22 @@ int fr_cover_active(const fr_state *s, uint64_t n0);
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
 /* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
-/* Which of `shares` helpers owns the value v's coverage of a block while it is prepared: a
- * value's words have one writer at a time (a hash, so that every share of a class gets about
- * as many values whatever the mask). */
-static inline size_t fr_share_of(uint32_t v, size_t shares)
-{
-    return shares < 2 ? 0 : (size_t)(((v * 2654435761u) >> 16) % shares);
-}
-
 /* The coverage of the values of rare class below c at n0 + j, extended (each value's later
  * pairs, for the whole block) until it reaches n0 + j or the pairs run out: what
- * fr_cover_pending will ask of them, asked ahead by helpers; only where fr_cover_active.
- * Only the values of the given share (fr_share_of). */
-void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c, size_t share,
-                    size_t shares);
+ * fr_cover_pending will ask of them, asked ahead by the helper; only where fr_cover_active. */
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c);
 /* The values v < c of rare class at n that neither row nor the coverage marks reached, into
- * pending: their number; only where fr_cover_active. */
+ * pending: their number; only where fr_cover_active.  extend: try the values' later pairs
+ * first (the block's words then change: their owner only); else the words as they are. */
 size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,
-                        uint32_t *pending);
+                        uint32_t *pending, int extend);
+/* Keeps those of pending[0 .. npending) that the coverage at n does not reach, their later
+ * pairs tried: their number (the block's words change: their owner only). */
+size_t fr_cover_keep(const fr_state *s, uint64_t n, uint32_t *pending, size_t npending);
+/* Position n with value v leaves the bitsets (a speculation taken back: frontier_block.c). */
+void fr_cover_unnote(fr_state *s, uint64_t n, uint16_t v);
+/* Every block's words are made again on their next use. */
+void fr_cover_forget(fr_state *s);
 void fr_cover_free(fr_cover *c);
 /* frontier_block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
 int fr_blocks_ready(const fr_state *s, uint64_t n0);
@@ -232,5 +237,11 @@ int fr_take_marks(const fr_state *s, uint64_t n, uint8_t *row);
 int fr_settle(const fr_state *s, uint64_t n, uint8_t *row, finisher_scratch *fs, uint32_t *value);
 int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
                     finisher_scratch *fs, uint32_t *value);
+/* The value at n given the values of rare class below c still to prove, fs->pending[0 ..
+ * npending), in order: the first no split reaches, else c (the search of fr_settle_below). */
+int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
+                      size_t npending, finisher_scratch *fs, uint32_t *value);
+/* frontier.c: the values from n on are taken back (not values of rare class: speculation). */
+void fr_take_back(fr_state *s, uint64_t n);
 
 #endif

@@ -61,17 +61,18 @@ struct fr_cover {
     size_t amax;              /* witnesses from the head: heap sizes below amax (<= CAMAX) */
     uint64_t from;            /* the first block that may use the coverage */
     uint64_t refresh_at;      /* the next rebuild of the frequent values */
-    /* the words of values of rare class, for two blocks (n0 / CB even or odd: a helper may
-     * prepare the next block while the finisher settles this one) */
-    uint64_t *stamp[2];       /* stamp[.][v] == block + 1 when words[.][v] is for it */
-    uint64_t (*words[2])[CW];
-    uint16_t *upto[2];        /* the pairs of v that made them: the first PAIRS_FIRST, more on
+    /* the words of values of rare class, for FR_SETS blocks (n0 / CB modulo FR_SETS: a
+     * helper prepares the next block while the finisher settles this one, and with
+     * speculation the blocks settled before are still being proved: frontier_block.c) */
+    uint64_t *stamp[FR_SETS]; /* stamp[.][v] == block + 1 when words[.][v] is for it */
+    uint64_t (*words[FR_SETS])[CW];
+    uint16_t *upto[FR_SETS];  /* the pairs of v that made them: the first PAIRS_FIRST, more on
                                * demand (a position that needs v and is not covered yet) */
     /* values of common class: witnesses among the rare parts, all values a block at a time */
     cover_pair *cpairs;
     uint16_t *ncpairs;
-    uint64_t *cstamp[2];
-    uint64_t (*wordsc[2])[CW];
+    uint64_t *cstamp[FR_SETS];
+    uint64_t (*wordsc[FR_SETS])[CW];
 };
 
 void fr_cover_free(fr_cover *c)
@@ -84,7 +85,7 @@ void fr_cover_free(fr_cover *c)
     free(c->npairs);
     free(c->cpairs);
     free(c->ncpairs);
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < FR_SETS; h++) {
         free(c->stamp[h]);
         free(c->words[h]);
         free(c->upto[h]);
@@ -107,7 +108,7 @@ static fr_cover *cover_new(void)
     c->cpairs = (cover_pair *)malloc((size_t)CVALUES * CPAIRS * sizeof(cover_pair));
     c->ncpairs = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
     int ok = c->index && c->rows && c->pairs && c->npairs && c->cpairs && c->ncpairs;
-    for (int h = 0; h < 2; h++) {
+    for (int h = 0; h < FR_SETS; h++) {
         c->stamp[h] = (uint64_t *)calloc(CVALUES, sizeof(uint64_t));
         c->upto[h] = (uint16_t *)calloc(CVALUES, sizeof(uint16_t));
         ok = ok && c->upto[h];
@@ -151,6 +152,27 @@ void fr_cover_note(fr_state *s, uint64_t n, uint16_t v)
     fr_cover *c = s->cover;
     if (c && c->nvalues)
         set_bit(c, n, v);
+}
+
+void fr_cover_unnote(fr_state *s, uint64_t n, uint16_t v)
+{
+    fr_cover *c = s->cover;
+    if (!c || !c->nvalues || c->index[v] < 0)
+        return;
+    size_t i = (size_t)(n & (CSPAN - 1)), word = i >> 6;
+    uint64_t keep = ~((uint64_t)1 << (i & 63));
+    c->rows[(size_t)c->index[v] * c->row_words + word] &= keep;
+    if (word <= CW)
+        c->rows[(size_t)c->index[v] * c->row_words + CSPAN / 64 + word] &= keep;
+}
+
+void fr_cover_forget(fr_state *s)
+{
+    fr_cover *c = s->cover;
+    for (int h = 0; c && h < FR_SETS; h++) {
+        memset(c->stamp[h], 0, CVALUES * sizeof(uint64_t));
+        memset(c->cstamp[h], 0, CVALUES * sizeof(uint64_t));
+    }
 }
 
 /* Heap sizes by value: bucket[start[u] .. start[u + 1]) are the sizes a in [lo, amax) with
@@ -284,10 +306,7 @@ static int cover_build(fr_state *s, fr_cover *c)
         free(start);
         bucket = start = NULL;
     }
-    for (int h = 0; h < 2; h++) {
-        memset(c->stamp[h], 0, CVALUES * sizeof(uint64_t));
-        memset(c->cstamp[h], 0, CVALUES * sizeof(uint64_t));
-    }
+    fr_cover_forget(s);
     c->nvalues = ok ? nv : 0;
     free(freq);
     return ok ? 0 : -1;
@@ -342,7 +361,7 @@ static int usable(const fr_state *s, const fr_cover *c, uint64_t n0)
 static const uint64_t *words_of(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v,
                                 int common)
 {
-    int h = (int)((n0 / CB) & 1);
+    int h = (int)((n0 / CB) % FR_SETS);
     if (common) {
         if (c->cstamp[h][v] != n0 + 1) {
             cover_value(s, c, n0, c->cpairs + (size_t)v * CPAIRS, 0, c->ncpairs[v], CB,
@@ -367,7 +386,7 @@ static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_
     const uint64_t *words = words_of(s, c, n0, v, 0);
     if ((words[j >> 6] >> (j & 63)) & 1)
         return 1;
-    int h = (int)((n0 / CB) & 1);
+    int h = (int)((n0 / CB) % FR_SETS);
     if (c->upto[h][v] >= c->npairs[v])
         return 0;
     c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS,
@@ -375,16 +394,14 @@ static int covers(const fr_state *s, fr_cover *c, uint64_t n0, uint32_t v, size_
     return (words[j >> 6] >> (j & 63)) & 1;
 }
 
-void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c, size_t share,
-                    size_t shares)
+void fr_cover_ahead(const fr_state *s, uint64_t n0, size_t j, uint32_t c)
 {
     fr_cover *cover = s->cover;
     uint64_t n = n0 + j;
     const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
     size_t nrare = s->nrare_values[(n - s->kmin) & 1];
     for (size_t i = 0; i < nrare && rare[i] < c && rare[i] < cover->nvalues; i++)
-        if (fr_share_of(rare[i], shares) == share)
-            covers(s, cover, n0, rare[i], j);
+        covers(s, cover, n0, rare[i], j);
 }
 
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v)
@@ -398,7 +415,7 @@ const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
 }
 
 size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,
-                        uint32_t *pending)
+                        uint32_t *pending, int extend)
 {
     fr_cover *cover = s->cover;
     const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
@@ -407,19 +424,31 @@ size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t
     size_t j = (size_t)(n - n0);
     /* the words already made and covering j, read in the loop without a call (their arrays
      * stay where they are: locals, which the calls would otherwise make GCC reload) */
-    const uint64_t *stamp = cover->stamp[(n0 / CB) & 1];
-    const uint64_t(*words)[CW] = (const uint64_t(*)[CW])cover->words[(n0 / CB) & 1];
+    const uint64_t *stamp = cover->stamp[(n0 / CB) % FR_SETS];
+    const uint64_t(*words)[CW] = (const uint64_t(*)[CW])cover->words[(n0 / CB) % FR_SETS];
     uint64_t bit = (uint64_t)1 << (j & 63);
     size_t nvalues = cover->nvalues;
     for (size_t i = 0; i < nrare && rare[i] < c; i++) {
         uint32_t v = rare[i];
         if (row[v] || (v < nvalues && stamp[v] == n0 + 1 && (words[v][j >> 6] & bit)))
             continue;
-        if (v < nvalues && covers(s, cover, n0, v, j))
+        if (extend && v < nvalues && covers(s, cover, n0, v, j))
             continue;
         pending[npending++] = v;
     }
     return npending;
+}
+
+size_t fr_cover_keep(const fr_state *s, uint64_t n, uint32_t *pending, size_t npending)
+{
+    uint64_t n0 = n & ~(uint64_t)(CB - 1);
+    size_t kept = 0;
+    for (size_t i = 0; i < npending; i++) {
+        uint32_t v = pending[i];
+        if (v >= s->cover->nvalues || !covers(s, s->cover, n0, v, (size_t)(n - n0)))
+            pending[kept++] = v;
+    }
+    return kept;
 }
 
 int fr_cover_active(const fr_state *s, uint64_t n0)

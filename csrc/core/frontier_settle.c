@@ -165,13 +165,19 @@ int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uin
     /* the values of rare class below c not marked (the common ones are: the caller's word) */
     size_t npending = 0;
     if (fr_cover_active(s, n & ~(uint64_t)(FR_BLOCK - 1))) { /* witnesses (frontier_cover.c) */
-        npending = fr_cover_pending(s, n, c, row, fs->pending);
+        npending = fr_cover_pending(s, n, c, row, fs->pending, 1);
     } else {
         const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
         for (size_t i = 0; i < s->nrare_values[(n - s->kmin) & 1] && rare[i] < c; i++)
             if (!row[rare[i]])
                 fs->pending[npending++] = rare[i];
     }
+    return fr_settle_pending(s, n, row, c, first, npending, fs, value);
+}
+
+int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
+                      size_t npending, finisher_scratch *fs, uint32_t *value)
+{
     if (!npending) {
         *value = c;
         return 0;

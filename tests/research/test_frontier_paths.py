@@ -75,9 +75,29 @@ def test_a_path_this_cpu_lacks_is_refused(name: str, monkeypatch: pytest.MonkeyP
 def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: int,
                                                   threads: int) -> None:
     """With two threads and more a helper prepares blocks ahead and covers the next block's
-    values of rare class while it waits, and from three threads on the others share that
-    coverage by value (frontier_block.c): the values stay the same (one and two threads: the
-    runs above)."""
+    values of rare class while it waits, and from three threads on the calling thread
+    speculates while the others prove its values (frontier_block.c): the values stay the same
+    (one and two threads: the runs above)."""
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference(code, n)
+
+
+def test_a_speculation_taken_back_gives_the_ordinary_engines_values(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0.364 still gains rare heap sizes past 2^15 (eleven up to 300,000): with three threads
+    a block settled on speculation is proved wrong there, taken back to that position, which
+    gets its value of rare class, and the run goes on from it."""
+    infos = []
+    close = frontier._Run.close
+
+    def close_and_look(run: frontier._Run) -> None:
+        infos.append(_core.frontier_info(run.engine))
+        close(run)
+
+    monkeypatch.setattr(frontier._Run, "close", close_and_look)
+    stats = frontier_run("0.364", 300_000, tmp_path, threads=3, progress=False, head=8192,
+                         window=1 << 17, stop_at_proof=False)
+    assert stats.sha256 == reference("0.364", 300_000)
+    assert infos[-1][8] >= 1  # taken back at least once
+    assert infos[-1][7] >= 200_000  # and most values still came from the blocks
