@@ -30,7 +30,7 @@ read -r -a paths <<<"$($py -c 'from nimbers import _core; print(*_core.frontier_
 narrow=$(IFS=,; echo "${paths[*]:1}")
 echo "paths, widest first: ${paths[*]}"
 if [ -n "${NIMBERS_BENCH_QUICK:-}" ]; then
-    $py benchmarks/bench_frontier.py --until 24 --paths "${paths[0]}" --threads 1,2,3,4,8 \
+    $py benchmarks/bench_frontier.py --until 24 --paths "${paths[0]}" --threads 1,2,3,4,8 --games 0.6,grundy \
         --no-peers --log "$out/rows.jsonl" 2>&1 | tee "$out/bench-quick.txt"
     exit
 fi
