@@ -23,8 +23,9 @@
  * that no smaller value of rare class is missing (past the first few thousand heap sizes one
  * never is in the games run so far; where one is, the run is taken back to that position).
  * The values equal the position-by-position engine's: each step only proves a value reached
- * or finds one that is not, and a speculation stands only once proved.  The vector kernels (the checks of step 2, the coverage's words) are s->kern's: AVX-512,
- * AVX2 or portable C, chosen at run time (frontier_simd.c).
+ * or finds one that is not, and a speculation stands only once proved.  The vector kernels
+ * (the checks of step 2, the coverage's words) are s->kern's: AVX-512, AVX2 or portable C,
+ * chosen at run time (frontier_simd.c).
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
 
@@ -77,7 +78,6 @@ typedef struct {
  * first that is not: that value of rare class is the position's, and the run is taken back
  * to it (fr_step_blocks). */
 typedef struct spec_block {
-    size_t count;             /* positions settled */
     uint32_t first[B + 1];    /* position j's obligations: todo[first[j] .. first[j + 1]) */
     uint16_t value[B];        /* the value taken, c */
     uint16_t *todo;
@@ -428,8 +428,6 @@ static int mid_parts(const fr_state *s, uint64_t m0, block_prep *p, size_t j0, b
     return 0;
 }
 
-/* Settles the sub-block j0 of the prepared block: NC_OK, 1 when a value outgrew the tables
- * (out[0..*made) valid), 2 when speculation stops before a value that would, or an error. */
 /* Position j's value taken on speculation, c (< 2^bits), and its obligations recorded: 0, or
  * -1 out of memory. */
 static int speculate(const fr_state *s, uint64_t n0, size_t j, uint32_t c, block_work *b)
@@ -445,10 +443,11 @@ static int speculate(const fr_state *s, uint64_t n0, size_t j, uint32_t c, block
         sb->todo[at + i] = (uint16_t)b->fs.pending[i];
     sb->first[j + 1] = (uint32_t)(at + npending);
     sb->value[j] = (uint16_t)c;
-    sb->count = j + 1;
     return 0;
 }
 
+/* Settles the sub-block j0 of the prepared block: NC_OK, 1 when a value outgrew the tables
+ * (out[0..*made) valid), 2 when speculation stops before a value that would, or an error. */
 static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
                   uint16_t *out, size_t *made)
 {
@@ -493,8 +492,14 @@ static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_w
 /* With K threads: the calling thread settles, one helper prepares (the checks of each
  * sub-block, the next block's candidates and rare coverage), and with K > 2 the K - 2 others
  * prove the blocks settled on speculation (benchmarks/README.md: "K threads"). */
-enum { SUBS = B / S, MAX_PROVERS = 62 };
-/* FR_QUIET: speculation only this far past the last value of rare class */
+enum { SUBS = B / S };
+/* FR_PROVERS: at most this many provers (threads past FR_PROVERS + 2 are not started: on a
+ * 16-core Xeon, Officers and Grundy's game ran no faster with 8 threads than with 3 or 4, and
+ * the one preparing helper bounds the run from 4 on: benchmarks/README.md, "K threads").
+ * FR_QUIET: speculation only this far past the last value of rare class. */
+#ifndef FR_PROVERS
+#define FR_PROVERS 2
+#endif
 #ifndef FR_QUIET
 #define FR_QUIET (4 * FR_SETS * FR_BLOCK)
 #endif
@@ -517,6 +522,7 @@ typedef struct {
     volatile int prove_error;
     pthread_mutex_t lock;
     pthread_cond_t cond;
+    pthread_cond_t settled_block; /* the provers sleep on it: a block settled, or the end */
 } pipe_ctx;
 
 static uint64_t load_acq(volatile uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
@@ -573,15 +579,15 @@ static void cover_while_waiting(pipe_ctx *c, uint64_t want, const block_prep *ne
 
 /* ---- speculation: the provers ---------------------------------------------------------- */
 
-/* Waits until block bi is settled or the settling stopped: how many of its positions were. */
+/* Waits until block bi is settled or the settling stopped: how many of its positions were.
+ * (No spinning: a prover is not on the critical path, and spinning provers took issue slots
+ * from the settling thread's core where they shared one.) */
 static size_t settled_in(pipe_ctx *c, uint64_t bi)
 {
     uint64_t want = (bi + 1) * SUBS, n0 = c->start + bi * B;
-    for (int spin = 0; spin < 4000 && load_acq(&c->settled) < want; spin++)
-        CPU_RELAX();
     pthread_mutex_lock(&c->lock);
     while (load_acq(&c->settled) < want && c->final == UINT64_MAX)
-        pthread_cond_wait(&c->cond, &c->lock);
+        pthread_cond_wait(&c->settled_block, &c->lock);
     uint64_t end = load_acq(&c->settled) >= want ? n0 + B : c->final;
     pthread_mutex_unlock(&c->lock);
     return end > n0 ? (size_t)(end - n0 < B ? end - n0 : B) : 0;
@@ -651,7 +657,7 @@ static void settling_stopped(pipe_ctx *c, uint64_t end)
 {
     pthread_mutex_lock(&c->lock);
     c->final = end;
-    pthread_cond_broadcast(&c->cond);
+    pthread_cond_broadcast(&c->settled_block);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -763,20 +769,23 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
     c.final = c.fail_at = UINT64_MAX;
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
-    pthread_t helper, provers[MAX_PROVERS];
+    pthread_cond_init(&c.settled_block, NULL);
+    pthread_t helper, provers[FR_PROVERS];
     size_t nprovers = 0;
     /* with three threads or more, speculation: the provers first, then the helper; not
      * while values of rare class still come often (a speculation taken back costs the
      * blocks settled after it and a new step) */
     size_t want = s->threads > 2 && c.subs > SUBS && s->done - s->last_rare >= FR_QUIET
                       ? (size_t)s->threads - 2 : 0;
+    if (want > FR_PROVERS)
+        want = FR_PROVERS;
     if (want) {
         b->spec = (spec_block *)calloc(FR_SETS, sizeof(spec_block));
         c.is_proved = (uint8_t *)calloc(c.subs / SUBS, 1);
         if (!b->spec || !c.is_proved)
             want = 0;
     }
-    for (; nprovers < want && nprovers < MAX_PROVERS; nprovers++)
+    for (; nprovers < want; nprovers++)
         if (pthread_create(&provers[nprovers], NULL, prover_main, &c) != 0)
             break;
     int helped = s->threads > 1 && c.subs > 1 &&
@@ -812,6 +821,11 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
         status = settle(s, p, j0, least, b, out, made);
         if (status == NC_OK || status == 1)
             publish(&c, &c.settled, u + 1);
+        if (nprovers && u % SUBS == SUBS - 1 && status == NC_OK) {
+            pthread_mutex_lock(&c.lock);
+            pthread_cond_broadcast(&c.settled_block);
+            pthread_mutex_unlock(&c.lock);
+        }
         if (status == NC_OK && b->spec && fail_at(&c) != UINT64_MAX)
             break; /* a proof failed: the settling after it is moot */
         if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
@@ -836,6 +850,7 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
         status = take_back(s, &c, out, made) < 0 ? NC_NOMEM : status;
     pthread_mutex_destroy(&c.lock);
     pthread_cond_destroy(&c.cond);
+    pthread_cond_destroy(&c.settled_block);
     free(c.is_proved);
     free_work(b);
     return status == 1 ? NC_OK : status;

@@ -25,7 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="heap sizes to reach: 0 .. N-1 (e.g. 2^28, 10^9)")
     group.add_argument("--checkpoint", metavar="DIR", help="the run's directory")
     group.add_argument("--threads", type=count_type(1, 64), metavar="K",
-                       help="threads (default: every CPU available); the values do not change")
+                       help="threads (default: every CPU available; the block engine, which "
+                       "makes nearly every value of a long run, uses at most four: with two one "
+                       "prepares and one settles, with three or four the settling speculates "
+                       "and the others prove); the values do not change")
     group.add_argument("--interval", type=seconds_type, default=60.0, metavar="SECONDS",
                        help="seconds between checkpoints and progress lines (default 60)")
     group.add_argument("--go-on", action="store_true",

@@ -412,7 +412,10 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
         is refused).
     threads : int, optional
         Threads for the engine (default: the CPUs this process may use); the values do not
-        depend on it.
+        depend on it.  Two: a helper prepares the blocks ahead.  Three or four: the settling
+        thread speculates and one or two others prove its values (taken back where a proof
+        fails).  The block engine, which makes nearly every value of a long run, starts no
+        more than four: past that none was faster.
     interval : float
         Seconds between checkpoints and progress lines (and a checkpoint at the end).
     progress : bool, optional
