@@ -130,13 +130,20 @@ def extended_counts(values: np.ndarray, start: int = 0, size: int = 2) -> np.nda
 def rare_mask_of(values: np.ndarray, space: SparseSpace, start: int = 0,
                  emask: int | None = None) -> np.ndarray:
     """Which of the heap sizes start, start + 1, ... (values g(start ..)) are rare under
-    emask (a mask over e)."""
-    n = np.arange(start, start + len(values), dtype=np.int64)
-    e = (values.astype(np.int64) << 1) | (n & 1)
-    masked = e & int(emask or 0)
+    emask (a mask over e).  (A table of the classes of e = 2 g + parity up to the largest
+    value, read once per heap size: the bit-by-bit parity over int64 copies took a fifth of a
+    fast frontier run's time.)"""
+    emask = int(emask or 0)
+    rare = np.empty(len(values), dtype=bool)
+    if not len(values):
+        return rare
+    e = np.arange(2 * (int(values.max()) + 1), dtype=np.int64) & emask
     for shift in (32, 16, 8, 4, 2, 1):
-        masked ^= masked >> shift
-    rare: np.ndarray = (masked & 1) == space.phase(int(emask or 0))
+        e ^= e >> shift
+    table = (e & 1) == space.phase(emask)
+    for parity in (0, 1):  # heap sizes of this parity: every other one from `first`
+        first = (parity - start) & 1
+        rare[first::2] = table[parity::2][values[first::2]]
     return rare
 
 
