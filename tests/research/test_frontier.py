@@ -114,6 +114,34 @@ def test_kill_9_then_resume_gives_the_uninterrupted_values(tmp_path: Path) -> No
     assert stats.sha256 == reference("grundy", n)[1]
 
 
+def test_ctrl_c_while_speculating_then_resume(tmp_path: Path) -> None:
+    """Four threads: the settling thread speculates and two provers prove (frontier_block.c).
+    A Ctrl-C stops the run with what was proved in its checkpoint; resumed, the run ends with
+    the ordinary engine's values."""
+    n = 1 << 18
+    script = ("import sys; from nimbers.research.frontier import frontier_run; "
+              f"frontier_run('0.6', {n}, sys.argv[1], threads=4, interval=0.02, "
+              "progress=False, head=8192, window=1 << 15)")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], env=env,
+                            stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            cp = tmp_path / "checkpoint.json"
+            if cp.exists() and json.loads(cp.read_text())["count"] > 80_000:
+                break
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGINT)
+    finally:
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and b"KeyboardInterrupt" in err
+    count = json.loads((tmp_path / "checkpoint.json").read_text())["count"]
+    assert 80_000 < count < n  # stopped mid-run, in the blocks
+    stats = frontier_run("0.6", n, tmp_path, threads=1, progress=False, **SMALL)
+    assert stats.sha256 == reference("0.6", n)[1]
+
+
 def test_corrupted_and_foreign_checkpoints_are_refused(tmp_path: Path) -> None:
     frontier_run("grundy", 3000, tmp_path, progress=False, **SMALL)
     with pytest.raises(ValueError, match="a run of grundy, not of 0.6"):
