@@ -19,13 +19,15 @@ def rare_by_definition(values: list[int], space: SparseSpace, start: int,
 
 
 @settings(max_examples=200, deadline=None)
-@given(values=st.lists(st.integers(0, 65535), max_size=300),
-       start=st.integers(0, 2**40), emask=st.integers(0, 2**17 - 1),
+@given(values=st.lists(st.integers(0, 2**20), max_size=300),
+       start=st.integers(0, 2**40), emask=st.integers(0, 2**22 - 1),
        odd=st.booleans(), dtype=st.sampled_from(["u1", "u2", "i8"]))
 def test_rare_mask_of_is_the_definition(values: list[int], start: int, emask: int, odd: bool,
                                         dtype: str) -> None:
     if dtype == "u1":
         values = [v & 255 for v in values]
+    elif dtype == "u2":
+        values = [v & 65535 for v in values]
     space = SparseSpace(parity_ok=True, odd=odd)
     got = rare_mask_of(np.array(values, dtype=dtype), space, start, emask)
     assert got.dtype == bool and got.tolist() == rare_by_definition(values, space, start, emask)

@@ -137,13 +137,23 @@ def rare_mask_of(values: np.ndarray, space: SparseSpace, start: int = 0,
     rare = np.empty(len(values), dtype=bool)
     if not len(values):
         return rare
-    e = np.arange(2 * (int(values.max()) + 1), dtype=np.int64) & emask
-    for shift in (32, 16, 8, 4, 2, 1):
-        e ^= e >> shift
-    table = (e & 1) == space.phase(emask)
+    top = int(values.max())
+    if 2 * top > max(1 << 17, 4 * len(values)):  # a table larger than the values: directly
+        n = np.arange(start, start + len(values), dtype=np.int64)
+        return _in_rare_class((values.astype(np.int64) << 1) | (n & 1), space, emask)
+    table = _in_rare_class(np.arange(2 * (top + 1), dtype=np.int64), space, emask)
     for parity in (0, 1):  # heap sizes of this parity: every other one from `first`
         first = (parity - start) & 1
         rare[first::2] = table[parity::2][values[first::2]]
+    return rare
+
+
+def _in_rare_class(e: np.ndarray, space: SparseSpace, emask: int) -> np.ndarray:
+    """Whether each e = 2 g + parity is of the rare class under emask (e is overwritten)."""
+    e &= emask
+    for shift in (32, 16, 8, 4, 2, 1):
+        e ^= e >> shift
+    rare: np.ndarray = (e & 1) == space.phase(emask)
     return rare
 
 
