@@ -5,6 +5,7 @@ quick proofs made again from nothing to the same SHA-256."""
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from typing import Any
 from pathlib import Path
@@ -233,8 +234,9 @@ def test_every_open_census_class_has_its_rare_and_record_lists() -> None:
         assert all(n < row["reached"] for n, _ in rare + records)
 
 
+@functools.cache
 def _tool() -> Any:
-    """tools/results.py as a module (it is a script, not part of the package)."""
+    """tools/results.py as a module (it is a script, not part of the package), loaded once."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(

@@ -17,8 +17,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nimbers import _core
-from nimbers.research.frontier import run as frontier
 from nimbers.research.frontier import frontier_run, frontier_stats, frontier_values
 from nimbers.games.heap import heap_game_from_code
 
@@ -53,24 +51,15 @@ def test_values_and_checksum_equal_the_ordinary_engine(tmp_path: Path, code: str
 @pytest.mark.parametrize("code, n, threads", [("grundy", 1 << 18, 1), ("0.6", 1 << 18, 2),
                                               ("4.07", 1 << 17, 1), ("0.16", 1 << 17, 2)])
 def test_the_block_path_equals_the_ordinary_engine(tmp_path: Path, code: str, n: int,
-                                                   threads: int,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                   threads: int, closed_engines: list) -> None:
     """Past 4 * head the engine goes a block of 512 positions at a time (the coverage and the
     vector checks of frontier_block.c, on the CPU's widest path: test_frontier_paths.py runs
     each): those values too equal the ordinary engine's.  (The
     first test's runs go through the blocks with the values file read back.)"""
-    infos = []
-    close = frontier._Run.close
-
-    def close_and_look(run: frontier._Run) -> None:
-        infos.append(_core.frontier_info(run.engine))
-        close(run)
-
-    monkeypatch.setattr(frontier._Run, "close", close_and_look)
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference(code, n)[1]
-    assert infos[-1][7] >= (n - 4 * 8192) // 2  # the blocks (on every CPU) computed most
+    assert closed_engines[-1][1][7] >= (n - 4 * 8192) // 2  # the blocks (on every CPU) made most
 
 
 def test_the_threads_do_not_change_the_values(tmp_path: Path) -> None:
@@ -91,24 +80,32 @@ def test_a_run_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     assert frontier_run("0.6", 1000, tmp_path, progress=False, **SMALL).heap_sizes == 1 << 15
 
 
-def test_kill_9_then_resume_gives_the_uninterrupted_values(tmp_path: Path) -> None:
-    n = 1 << 18
-    script = ("import sys; from nimbers.research.frontier import frontier_run; "
-              f"frontier_run('grundy', {n}, sys.argv[1], threads=2, interval=0.02, "
-              "progress=False, head=8192, window=8192)")
+def _interrupted(folder: Path, run: str, past: int, sig: int) -> tuple[int, bytes, int]:
+    """Runs `frontier_run(..., folder, ...)` (the arguments in run) in a child process and
+    sends it sig once its checkpoint holds more than `past` values: its exit status, its
+    standard error and the values its checkpoint holds then."""
+    script = f"import sys; from nimbers.research.frontier import frontier_run; {run}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], env=env)
+    proc = subprocess.Popen([sys.executable, "-c", script, str(folder)], env=env,
+                            stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:
-            cp = tmp_path / "checkpoint.json"
-            if cp.exists() and json.loads(cp.read_text())["count"] > 20000:
+            cp = folder / "checkpoint.json"
+            if cp.exists() and json.loads(cp.read_text())["count"] > past:
                 break
-            time.sleep(0.01)
-        proc.send_signal(signal.SIGKILL)
+            time.sleep(0.005)
+        proc.send_signal(sig)
     finally:
-        proc.wait()
-    count = json.loads((tmp_path / "checkpoint.json").read_text())["count"]
+        _, err = proc.communicate(timeout=60)
+    return proc.returncode, err, json.loads((folder / "checkpoint.json").read_text())["count"]
+
+
+def test_kill_9_then_resume_gives_the_uninterrupted_values(tmp_path: Path) -> None:
+    n = 1 << 18
+    _, _, count = _interrupted(
+        tmp_path, f"frontier_run('grundy', {n}, sys.argv[1], threads=2, interval=0.02, "
+                  "progress=False, head=8192, window=8192)", 20000, signal.SIGKILL)
     assert 8192 <= count < n  # killed mid-run, after a checkpoint
     stats = frontier_run("grundy", n, tmp_path, threads=1, progress=False, **SMALL)
     assert stats.sha256 == reference("grundy", n)[1]
@@ -119,24 +116,10 @@ def test_ctrl_c_while_speculating_then_resume(tmp_path: Path) -> None:
     A Ctrl-C stops the run with what was proved in its checkpoint; resumed, the run ends with
     the ordinary engine's values."""
     n = 1 << 18
-    script = ("import sys; from nimbers.research.frontier import frontier_run; "
-              f"frontier_run('0.6', {n}, sys.argv[1], threads=4, interval=0.02, "
-              "progress=False, head=8192, window=1 << 15)")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], env=env,
-                            stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            cp = tmp_path / "checkpoint.json"
-            if cp.exists() and json.loads(cp.read_text())["count"] > 80_000:
-                break
-            time.sleep(0.005)
-        proc.send_signal(signal.SIGINT)
-    finally:
-        _, err = proc.communicate(timeout=60)
-    assert proc.returncode != 0 and b"KeyboardInterrupt" in err
-    count = json.loads((tmp_path / "checkpoint.json").read_text())["count"]
+    status, err, count = _interrupted(
+        tmp_path, f"frontier_run('0.6', {n}, sys.argv[1], threads=4, interval=0.02, "
+                  "progress=False, head=8192, window=1 << 15)", 80_000, signal.SIGINT)
+    assert status != 0 and b"KeyboardInterrupt" in err
     assert 80_000 < count < n  # stopped mid-run, in the blocks
     stats = frontier_run("0.6", n, tmp_path, threads=1, progress=False, **SMALL)
     assert stats.sha256 == reference("0.6", n)[1]

@@ -13,7 +13,6 @@ import pytest
 
 from nimbers import _core
 from nimbers.research.frontier import frontier_run
-from nimbers.research.frontier import run as frontier
 from nimbers.games.heap import heap_game_from_code
 
 PATHS = _core.frontier_paths()
@@ -37,21 +36,14 @@ def test_every_cpu_runs_the_portable_path() -> None:
 @pytest.mark.parametrize("code, n, threads", RUNS)
 def test_each_path_gives_the_ordinary_engines_values(tmp_path: Path, path: str, code: str,
                                                      n: int, threads: int,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    seen = []
-    close = frontier._Run.close
-
-    def close_and_look(run: frontier._Run) -> None:
-        seen.append((_core.frontier_path(run.engine), _core.frontier_info(run.engine)[7]))
-        close(run)
-
-    monkeypatch.setattr(frontier._Run, "close", close_and_look)
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     closed_engines: list) -> None:
     monkeypatch.setenv("NIMBERS_FRONTIER_PATH", path)
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference(code, n)
-    assert seen[-1][0] == path
-    assert seen[-1][1] >= n // 2  # most values came from the blocks
+    assert closed_engines[-1][0] == path
+    assert closed_engines[-1][1][7] >= n // 2  # most values came from the blocks
 
 
 def test_the_default_is_the_widest_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,20 +76,13 @@ def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: 
 
 
 def test_a_speculation_taken_back_gives_the_ordinary_engines_values(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, closed_engines: list) -> None:
     """0.364 still gains rare heap sizes past 2^15 (eleven up to 300,000): with three threads
     a block settled on speculation is proved wrong there, taken back to that position, which
     gets its value of rare class, and the run goes on from it."""
-    infos = []
-    close = frontier._Run.close
-
-    def close_and_look(run: frontier._Run) -> None:
-        infos.append(_core.frontier_info(run.engine))
-        close(run)
-
-    monkeypatch.setattr(frontier._Run, "close", close_and_look)
     stats = frontier_run("0.364", 300_000, tmp_path, threads=3, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference("0.364", 300_000)
-    assert infos[-1][8] >= 1  # taken back at least once
-    assert infos[-1][7] >= 200_000  # and most values still came from the blocks
+    info = closed_engines[-1][1]
+    assert info[8] >= 1  # taken back at least once
+    assert info[7] >= 200_000  # and most values still came from the blocks
