@@ -95,3 +95,22 @@ def python_sigint():
 # The typing tests are checked by mypy (test_typing.py), never run: some lines are errors
 # on purpose.
 collect_ignore = ["typing"]
+
+
+@pytest.fixture
+def closed_engines(monkeypatch):
+    """(path, frontier_info) of each frontier engine as its run closes, in order: what the
+    engine did (its vector path, the values made by the blocks, the speculations taken
+    back) once the run is over (tests/research)."""
+    from nimbers import _core
+    from nimbers.research.frontier import run as frontier
+
+    seen = []
+    close = frontier._Run.close
+
+    def close_and_look(run):
+        seen.append((_core.frontier_path(run.engine), _core.frontier_info(run.engine)))
+        close(run)
+
+    monkeypatch.setattr(frontier._Run, "close", close_and_look)
+    return seen
