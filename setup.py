@@ -18,7 +18,8 @@ from setuptools import Extension, setup
 # The C core in two tiers: csrc/core/ is plain C (no Python.h), csrc/python/ the bindings.
 CORE = ["kernel64.c", "tower.c", "linalg.c", "dlog.c", "heap.c", "turning.c", "quadratic.c",
         "constant_gfni.c", "frontier.c", "frontier_block.c", "frontier_cover.c",
-        "frontier_settle.c", "frontier_simd.c", "frontier_step.c", "quotient.c"]
+        "frontier_narrow.c", "frontier_settle.c", "frontier_simd.c", "frontier_step.c",
+        "quotient.c"]
 BINDINGS = ["module.c", "ints.c", "nimop.c", "ufuncs.c", "linalg.c", "logtable.c", "games.c",
             "signals.c", "quadratic.c", "frontier.c", "quotient.c"]
 SOURCES = ([os.path.join("csrc", "core", f) for f in CORE] +

@@ -54,7 +54,7 @@ static int file_read(const fr_state *s, uint64_t from, size_t n, uint16_t *dst)
     return 0;
 }
 
-/* g(from .. from + n), n <= SCRATCH: a pointer into the head or the window, or the values
+/* g(from .. from + n): a pointer into the head or the window, or the values (scratch holds n)
  * copied to scratch (from all three places); NULL when the file cannot be read. */
 const uint16_t *fr_values_at(const fr_state *s, uint64_t from, size_t n, uint16_t *scratch)
 {
@@ -184,6 +184,7 @@ void fr_get_info(const fr_state *s, fr_info *info)
     info->near_limit = s->near_limit;
     info->blocked = s->blocked;
     info->taken_back = s->taken_back;
+    info->narrowed = s->narrowed;
 }
 
 /* Keeps the window: when the buffer is full, its last `window` values move to the front. */

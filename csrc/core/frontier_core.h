@@ -5,7 +5,8 @@
  *   frontier_step.c    a step: the far marks a group ahead, the finisher and its helpers
  *   frontier_cover.c   witnesses for values of rare class, a block of positions at a time
  *   frontier_block.c   a step a block at a time once the coverage is ready
- *   frontier_simd.c    the blocks' two vector kernels on each path (AVX-512, AVX2, portable)
+ *   frontier_simd.c    the vector kernels on each path (AVX-512, AVX2, portable)
+ *   frontier_narrow.c  a step for games whose values all lie below 64 (one word of marks)
  */
 #ifndef NIMBERS_FRONTIER_CORE_H
 #define NIMBERS_FRONTIER_CORE_H
@@ -61,6 +62,12 @@ enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
 #ifndef FR_SETS
 #define FR_SETS 8
 #endif
+/* FR_NG: the positions of a narrow step marked at once; FR_NARROW 0 builds without narrow
+ * steps (for measuring them: frontier_narrow.c) */
+#define FR_NG 16
+#ifndef FR_NARROW
+#define FR_NARROW 1
+#endif
 /* FR_SUB: the positions whose candidates are checked at once; FR_K: a position's candidates
  * (frontier_block.c); FR_CW: words of a block's bitset; FR_CSPAN: positions in each ring of
  * the coverage's bitsets (frontier_cover.c) */
@@ -102,6 +109,16 @@ typedef struct {
  *   at len; returns the pairs used. */
 struct fr_kernels {
     const char *name;
+    /* narrow steps (frontier_narrow.c), every value below 64:
+     * narrow_marks: acc[t] |= 1 << (gv[i] ^ src[i][j + t]) for the FR_NG positions t and
+     *   every i < npairs (src[i]: pair i's partners, known for these positions);
+     * narrow_search: from a = *at on, 32 at a time while want has bits that row lacks and
+     *   a + 32 <= limit, row |= 1 << (x[i - a] ^ y[k][i - a]) for i < 32 and k < nsplit;
+     *   returns row, *at the first a not looked at. */
+    void (*narrow_marks)(uint64_t *acc, const uint16_t *const *src, const uint8_t *gv,
+                         size_t npairs, size_t j);
+    uint64_t (*narrow_search)(const uint16_t *x, const uint16_t *const *y, size_t nsplit,
+                              uint64_t row, uint64_t want, size_t limit, size_t *at);
     void (*hits)(const uint16_t *cand, uint8_t *hit, size_t j0, const part *far, size_t nfar,
                  size_t nsplit, const uint16_t *const *sources, int more);
     size_t (*cover)(const uint64_t *rows, size_t row_words, const size_t *split, size_t nsplit,
@@ -144,6 +161,7 @@ struct fr_state {
     uint64_t nrare, last_rare;
     uint64_t blocked; /* values computed a block at a time */
     uint64_t taken_back; /* speculations taken back (frontier_block.c) */
+    uint64_t narrowed;   /* values computed by narrow steps (frontier_narrow.c) */
     size_t near_limit; /* D of the last step */
     /* the witnesses to try first for a value v of rare class: heap sizes a of the head
      * whose value u makes u ^ v a frequent value of the frontier */
@@ -225,10 +243,17 @@ size_t fr_cover_keep(const fr_state *s, uint64_t n, uint32_t *pending, size_t np
 void fr_cover_unnote(fr_state *s, uint64_t n, uint16_t v);
 /* Every block's words are made again on their next use. */
 void fr_cover_forget(fr_state *s);
+/* The bitsets are no longer kept up to date (narrow steps): made again on the next refresh. */
+void fr_cover_drop(fr_state *s);
 void fr_cover_free(fr_cover *c);
 /* frontier_block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
 int fr_blocks_ready(const fr_state *s, uint64_t n0);
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
+/* frontier_narrow.c: a step one word of marks a position, where every value so far lies below
+ * 64.  fr_narrow_wait: the positions before one can be taken (0: now; SIZE_MAX: none is in
+ * sight); fr_step_narrow then makes at least one value. */
+size_t fr_narrow_wait(const fr_state *s);
+int fr_step_narrow(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
 /* frontier_settle.c */
 int fr_build_tries(fr_state *s);
 int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row);

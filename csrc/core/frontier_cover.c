@@ -175,6 +175,14 @@ void fr_cover_forget(fr_state *s)
     }
 }
 
+void fr_cover_drop(fr_state *s)
+{
+    if (s->cover) {
+        s->cover->nvalues = 0;
+        fr_cover_forget(s);
+    }
+}
+
 /* Heap sizes by value: bucket[start[u] .. start[u + 1]) are the sizes a in [lo, amax) with
  * g(a) = u < nv, from the head (rare == 0) or from the rare parts (rare == 1). */
 static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_t **bucket,

@@ -6,6 +6,10 @@
  *   cover: a block's 512 bits of a frequent value's ring, read from any bit offset and or'ed
  *          together pair after pair (about 30%).
  *
+ * And for the narrow steps (frontier_narrow.c: every value below 64, a position's marks one
+ * 64-bit word), narrow_marks and narrow_search: 1 << (a ^ b) or'ed over pairs of values, a
+ * variable shift of 64-bit lanes (vpsllvq) for eight or four values at once.
+ *
  * Paths: AVX-512 (F, BW, VBMI2: 32 positions, or all 512 bits, in one register), AVX2 (16
  * positions or 256 bits), and portable C for any CPU and compiler (GCC and Clang vector
  * extensions of 32 bytes where they exist: SSE2 on plain x86-64, NEON on AArch64; scalar
@@ -148,6 +152,48 @@ static size_t cover_portable(const uint64_t *rows, size_t row_words, const size_
     return i;
 }
 
+/* ---- narrow steps, portable (scalar: SSE2 has no shift of each lane by its own count) ---- */
+
+static void narrow_marks_portable(uint64_t *acc, const uint16_t *const *src, const uint8_t *gv,
+                                  size_t npairs, size_t j0)
+{
+    uint64_t a[FR_NG];
+    memcpy(a, acc, sizeof a);
+    for (size_t i = 0; i < npairs; i++) {
+        const uint16_t *q = src[i] + j0;
+        uint32_t g = gv[i];
+        for (int j = 0; j < FR_NG; j++)
+            a[j] |= (uint64_t)1 << ((g ^ q[j]) & 63);
+    }
+    memcpy(acc, a, sizeof a);
+}
+
+static inline uint64_t narrow_chunk_portable(const uint16_t *x, const uint16_t *y)
+{
+    uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0; /* four chains: the ors need not wait for each other */
+    for (size_t i = 0; i < 32; i += 4) {
+        r0 |= (uint64_t)1 << ((x[i] ^ y[i]) & 63);
+        r1 |= (uint64_t)1 << ((x[i + 1] ^ y[i + 1]) & 63);
+        r2 |= (uint64_t)1 << ((x[i + 2] ^ y[i + 2]) & 63);
+        r3 |= (uint64_t)1 << ((x[i + 3] ^ y[i + 3]) & 63);
+    }
+    return r0 | r1 | r2 | r3;
+}
+
+/* The search loop of every path around its chunk of 32 splits. */
+#define NARROW_SEARCH(name, attr, chunk)                                                         \
+    attr static uint64_t name(const uint16_t *x, const uint16_t *const *y, size_t nsplit,       \
+                              uint64_t row, uint64_t want, size_t limit, size_t *at)            \
+    {                                                                                          \
+        size_t a = *at;                                                                        \
+        for (; (want & ~row) && a + 32 <= limit; a += 32)                                      \
+            for (size_t k = 0; k < nsplit; k++)                                                \
+                row |= chunk(x - a, y[k] - a);                                                 \
+        *at = a;                                                                               \
+        return row;                                                                            \
+    }
+NARROW_SEARCH(narrow_search_portable, , narrow_chunk_portable)
+
 /* ---- AVX2 ----------------------------------------------------------------------------- */
 
 #ifdef FR_X86
@@ -186,6 +232,50 @@ hits_avx2(const uint16_t *cand, uint8_t *hit, size_t j0, const part *far, size_t
         }
     }
 }
+
+/* Narrow steps: four positions (or values) a register of 64-bit lanes. */
+__attribute__((target("avx2"))) static void
+narrow_marks_avx2(uint64_t *acc, const uint16_t *const *src, const uint8_t *gv, size_t npairs,
+                  size_t j0)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i a[4];
+    for (int t = 0; t < 4; t++)
+        a[t] = _mm256_loadu_si256((const __m256i *)(acc + 4 * t));
+    for (size_t i = 0; i < npairs; i++) {
+        const uint16_t *q = src[i] + j0;
+        __m256i g = _mm256_set1_epi64x(gv[i]);
+#pragma GCC unroll 4
+        for (int t = 0; t < 4; t++) {
+            __m256i x = _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(q + 4 * t)));
+            a[t] = _mm256_or_si256(a[t], _mm256_sllv_epi64(one, _mm256_xor_si256(x, g)));
+        }
+    }
+    for (int t = 0; t < 4; t++)
+        _mm256_storeu_si256((__m256i *)(acc + 4 * t), a[t]);
+}
+
+__attribute__((target("avx2"))) static inline uint64_t narrow_chunk_avx2(const uint16_t *x,
+                                                                        const uint16_t *y)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i r[4];
+    for (int h = 0; h < 2; h++) {
+        __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x + 16 * h)),
+                                     _mm256_loadu_si256((const __m256i *)(y + 16 * h)));
+        __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+        __m256i a = _mm256_sllv_epi64(one, _mm256_cvtepu16_epi64(lo));
+        __m256i b = _mm256_sllv_epi64(one, _mm256_cvtepu16_epi64(_mm_srli_si128(lo, 8)));
+        __m256i c = _mm256_sllv_epi64(one, _mm256_cvtepu16_epi64(hi));
+        __m256i d = _mm256_sllv_epi64(one, _mm256_cvtepu16_epi64(_mm_srli_si128(hi, 8)));
+        r[2 * h] = _mm256_or_si256(a, b);
+        r[2 * h + 1] = _mm256_or_si256(c, d);
+    }
+    __m256i o = _mm256_or_si256(_mm256_or_si256(r[0], r[1]), _mm256_or_si256(r[2], r[3]));
+    __m128i h = _mm_or_si128(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+    return (uint64_t)_mm_cvtsi128_si64(h) | (uint64_t)_mm_extract_epi64(h, 1);
+}
+NARROW_SEARCH(narrow_search_avx2, __attribute__((target("avx2"))), narrow_chunk_avx2)
 
 /* Two registers of four words; a shift by 64 or more gives 0 in AVX2, so sh = 0 needs no
  * special case. */
@@ -295,18 +385,56 @@ cover_avx512(const uint64_t *rows, size_t row_words, const size_t *split, size_t
     _mm512_storeu_si512((void *)acc, sum);
     return i;
 }
+
+/* Narrow steps: eight positions (or values) a register of 64-bit lanes. */
+__attribute__((target("avx512f"))) static void
+narrow_marks_avx512(uint64_t *acc, const uint16_t *const *src, const uint8_t *gv,
+                    size_t npairs, size_t j0)
+{
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i a0 = _mm512_loadu_si512((const void *)acc), a1 = _mm512_loadu_si512((const void *)(acc + 8));
+    for (size_t i = 0; i < npairs; i++) {
+        const uint16_t *q = src[i] + j0;
+        __m512i g = _mm512_set1_epi64(gv[i]);
+        __m512i x0 = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)q));
+        __m512i x1 = _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(q + 8)));
+        a0 = _mm512_or_si512(a0, _mm512_sllv_epi64(one, _mm512_xor_si512(x0, g)));
+        a1 = _mm512_or_si512(a1, _mm512_sllv_epi64(one, _mm512_xor_si512(x1, g)));
+    }
+    _mm512_storeu_si512((void *)acc, a0);
+    _mm512_storeu_si512((void *)(acc + 8), a1);
+}
+
+__attribute__((target("avx512f"))) static inline uint64_t narrow_chunk_avx512(const uint16_t *x,
+                                                                            const uint16_t *y)
+{
+    const __m512i one = _mm512_set1_epi64(1);
+    __m256i v0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)x),
+                                  _mm256_loadu_si256((const __m256i *)y));
+    __m256i v1 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(x + 16)),
+                                  _mm256_loadu_si256((const __m256i *)(y + 16)));
+    __m512i r0 = _mm512_sllv_epi64(one, _mm512_cvtepu16_epi64(_mm256_castsi256_si128(v0)));
+    __m512i r1 = _mm512_sllv_epi64(one, _mm512_cvtepu16_epi64(_mm256_extracti128_si256(v0, 1)));
+    __m512i r2 = _mm512_sllv_epi64(one, _mm512_cvtepu16_epi64(_mm256_castsi256_si128(v1)));
+    __m512i r3 = _mm512_sllv_epi64(one, _mm512_cvtepu16_epi64(_mm256_extracti128_si256(v1, 1)));
+    return (uint64_t)_mm512_reduce_or_epi64(
+        _mm512_or_si512(_mm512_or_si512(r0, r1), _mm512_or_si512(r2, r3)));
+}
+NARROW_SEARCH(narrow_search_avx512, __attribute__((target("avx512f"))), narrow_chunk_avx512)
 #endif
 
 /* ---- the choice ------------------------------------------------------------------------ */
 
+#define PORTABLE_KERNELS(name)                                                                  \
+    {name, narrow_marks_portable, narrow_search_portable, hits_portable, cover_portable}
 static const fr_kernels KERNELS[FR_PATHS] = {
-    {"portable", hits_portable, cover_portable},
+    PORTABLE_KERNELS("portable"),
 #ifdef FR_X86
-    {"avx2", hits_avx2, cover_avx2},
-    {"avx512", hits_avx512, cover_avx512},
+    {"avx2", narrow_marks_avx2, narrow_search_avx2, hits_avx2, cover_avx2},
+    {"avx512", narrow_marks_avx512, narrow_search_avx512, hits_avx512, cover_avx512},
 #else
-    {"avx2", hits_portable, cover_portable}, /* never chosen: fr_path_supported says no */
-    {"avx512", hits_portable, cover_portable},
+    PORTABLE_KERNELS("avx2"), /* never chosen: fr_path_supported says no */
+    PORTABLE_KERNELS("avx512"),
 #endif
 };
 

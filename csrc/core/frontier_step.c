@@ -199,6 +199,11 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
             return NC_NOMEM;
         s->tries_next = s->done + s->done / 4;
     }
+    size_t narrow = FR_NARROW ? fr_narrow_wait(s) : SIZE_MAX;
+    if (narrow == 0) /* every value below 64: a word of marks a position (frontier_narrow.c) */
+        return fr_step_narrow(s, count, out, made, poll);
+    if (narrow < count) /* up to where the narrow steps can take over */
+        count = narrow;
     if (fr_cover_refresh(s) < 0)
         return NC_NOMEM;
     size_t into_block = (size_t)(s->done % FR_BLOCK);

@@ -1,9 +1,10 @@
-"""The block engine's two vector kernels (csrc/core/frontier_simd.c) against a plain reference
+"""The frontier engine's vector kernels (csrc/core/frontier_simd.c) against a plain reference
 on random data, every path this CPU runs, in a small C program built here with the system's C
 compiler -- and, where a cross compiler and qemu-user are installed (Debian: gcc-aarch64-linux-gnu,
 qemu-user), the portable path built for AArch64 and run under qemu.  The reference marks
 bit by bit and compares value by value, sharing nothing with the kernels but their stopping
-rule (every 8 pairs, all bits set or the asked bit set)."""
+rule (every 8 pairs, all bits set or the asked bit set) and, for the narrow search, its rule
+(32 splits at a time until the wanted bits are set)."""
 
 from __future__ import annotations
 
@@ -100,6 +101,50 @@ int main(void)
                         break;
                     }
                 }
+        }
+        /* narrow steps: marks of FR_NG positions by pairs, the search 32 splits at a time */
+        static uint16_t vals[NP][FR_NG + 64], xs[1024], ys[3][1024];
+        const uint16_t *srcs[NP];
+        uint8_t gv[NP];
+        size_t npairs = next() % NP, j = next() % 64;
+        uint64_t mref[FR_NG] = {0}, seed[FR_NG];
+        for (size_t i = 0; i < npairs; i++) {
+            gv[i] = (uint8_t)(next() % 64);
+            for (size_t t = 0; t < FR_NG + 64; t++)
+                vals[i][t] = (uint16_t)(next() % 64);
+            srcs[i] = vals[i];
+        }
+        for (size_t t = 0; t < FR_NG; t++) {
+            seed[t] = next() & next();
+            mref[t] = seed[t];
+            for (size_t i = 0; i < npairs; i++)
+                mref[t] |= (uint64_t)1 << (gv[i] ^ vals[i][j + t]);
+        }
+        for (size_t i = 0; i < 1024; i++) {
+            xs[i] = (uint16_t)(next() % 64);
+            for (size_t k = 0; k < 3; k++)
+                ys[k][i] = (uint16_t)(next() % 64);
+        }
+        const uint16_t *yk[3] = {ys[0] + 1023, ys[1] + 1023, ys[2] + 1023};
+        uint64_t wanted = next() & next() & next(), row0 = next() & next(), rref = row0;
+        size_t limit = 32 * (next() % 33), aref = 1 + 32 * (next() % 4), ns = 1 + next() % 3;
+        size_t a0 = aref;
+        for (; (wanted & ~rref) && aref + 32 <= limit; aref += 32)
+            for (size_t k = 0; k < ns; k++)
+                for (size_t i = 0; i < 32; i++)
+                    rref |= (uint64_t)1 << (xs[1023 - aref + i] ^ yk[k][i - aref]);
+        for (int p = 0; p < FR_PATHS; p++) {
+            if (!fr_path_supported(p))
+                continue;
+            uint64_t acc[FR_NG];
+            memcpy(acc, seed, sizeof acc);
+            KERNELS[p].narrow_marks(acc, srcs, gv, npairs, j);
+            size_t a = a0;
+            uint64_t row = KERNELS[p].narrow_search(xs + 1023, yk, ns, row0, wanted, limit, &a);
+            if (memcmp(acc, mref, sizeof acc) || row != rref || a != aref) {
+                printf("narrow %s differs (round %d)\n", fr_path_name(p), round);
+                bad = 1;
+            }
         }
     }
     for (int p = 0; p < FR_PATHS; p++)
