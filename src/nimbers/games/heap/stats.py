@@ -166,7 +166,7 @@ def records(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not len(values):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
-    running = np.maximum.accumulate(values.astype(np.int64))
+    running = np.maximum.accumulate(values)  # (the values' own width: no int64 copy)
     new = np.ones(len(values), dtype=bool)
     new[1:] = running[1:] > running[:-1]
     where = np.nonzero(new)[0]

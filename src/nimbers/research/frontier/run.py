@@ -43,7 +43,7 @@ from ..._limits import check_bytes
 from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
-from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of,
+from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of, records,
                                  sparse_space)
 from ..rundir import RunDirectory, read_json
 from . import store
@@ -98,10 +98,8 @@ class _Values:
         self.sha.update(values.astype(f"<u{width}", copy=False).tobytes())
         top = int(values.max())
         if top > self.largest or start == 0:
-            floor = -1 if start == 0 else self.largest
-            running = np.maximum.accumulate(values.astype(np.int64))
-            before = np.maximum(np.concatenate(([floor], running[:-1])), floor)
-            new = np.flatnonzero(running > before)
+            where, value = records(values)  # the chunk's own records, then past the largest
+            new = where if start == 0 else where[value > self.largest]
             self.records += [(start + int(i), int(values[i])) for i in new]
             self.largest, self.largest_at = top, start + int(np.argmax(values))
         self.p_positions += int(np.count_nonzero(values == 0))

@@ -145,8 +145,8 @@ def value_from_options(g: np.ndarray, n: int, rules: Sequence[int] | None) -> in
         """Marks g(a) ^ g(total - a) for 1 <= a < end."""
         for a0 in range(1, end, _SPLITS_AT_ONCE):
             a1 = min(end, a0 + _SPLITS_AT_ONCE)
-            small = np.asarray(g[a0:a1], dtype=np.int64)
-            large = np.asarray(g[total - a1 + 1:total - a0 + 1], dtype=np.int64)[::-1]
+            small = np.asarray(g[a0:a1])  # (in the values' own width: no wider copies)
+            large = np.asarray(g[total - a1 + 1:total - a0 + 1])[::-1]
             seen[small ^ large] = True
 
     if rules is None:
