@@ -150,7 +150,8 @@ static int narrow_value(const fr_state *s, const narrow_ctx *c, uint64_t n, uint
     uint64_t want = c->rare[parity] & (cand >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << cand) - 1);
     size_t a = 1; /* the splits with smaller heap below a are marked */
     if (want & ~row) {
-        const uint16_t *y[32]; /* the 32 partners of splits a .. a + 31 are y[k][-a ..) */
+        const uint16_t *y[32]; /* by kind of split (at most 32): the partners of the splits
+                                * a .. a + 31 are y[k][-a .. -a + 32), in reverse order */
         for (size_t k = 0; k < s->nsplit; k++)
             y[k] = s->buf + (n - s->split[k] - 31 - s->base);
         row = s->kern->narrow_search(c->hrev + NARROW_SPLITS - 32, y, s->nsplit, row, want,

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="threads (default: every CPU available; the block engine, which "
                        "makes nearly every value of a long run, uses at most four: with two one "
                        "prepares and one settles, with three or four the settling speculates "
-                       "and the others prove); the values do not change")
+                       "and the others prove; a game whose values stay below 64 uses one); "
+                       "the values do not change")
     group.add_argument("--interval", type=seconds_type, default=60.0, metavar="SECONDS",
                        help="seconds between checkpoints and progress lines (default 60)")
     group.add_argument("--go-on", action="store_true",
