@@ -64,7 +64,12 @@ typedef struct {
     part *mid;          /* near parts from S on, not late: checked at once like the far ones */
     const uint16_t **msrc;
     size_t nmid;
-    size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap;
+    uint64_t m0;        /* the sub-block being settled */
+    const uint16_t **fsrc; /* the far and mid parts' partners for it (far_marks: made on first
+                            * use in the sub-block, fsrc_m0 == m0), split k: fsrc[k * nfm + i] */
+    uint16_t *fpool;
+    uint64_t fsrc_m0;
+    size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap, fsrc_cap, fpool_cap;
     size_t parts_seen;  /* s->nparts when they were split: later ones are near */
     uint8_t row[(size_t)1 << MAX_BITS];
     finisher_scratch fs;
@@ -318,9 +323,31 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
     return 0;
 }
 
+/* The partners of the far and mid parts for the sub-block b->m0, as near_sources makes those
+ * of the near parts: read back once for the sub-block where they lie before the window (one
+ * read each, where fr_value would read the file value by value). */
+static int far_sources(const fr_state *s, block_work *b)
+{
+    size_t nfm = b->nfar + b->nmid, pooled = 0;
+    if (room(&b->fsrc, &b->fsrc_cap, nfm * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
+        room(&b->fpool, &b->fpool_cap, (nfm * s->nsplit + 1) * S, sizeof(uint16_t)) < 0)
+        return -1;
+    for (size_t k = 0; k < s->nsplit; k++)
+        for (size_t i = 0; i < nfm; i++) {
+            const part *pt = i < b->nfar ? &b->far[i] : &b->mid[i - b->nfar];
+            uint64_t at = b->m0 - s->split[k] - pt->p;
+            const uint16_t **src = &b->fsrc[k * nfm + i];
+            if (!(*src = source(s, at, b->fpool + pooled * S)))
+                return -1;
+            pooled += at < s->base;
+        }
+    b->fsrc_m0 = b->m0;
+    return 0;
+}
+
 /* Marks every far (and mid) part's split at n: past the K candidates the walk goes on with
  * exact marks. */
-static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t *row)
+static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
 {
     const part *far = b->far, *mid = b->mid; /* (locals: see near_marks) */
     size_t nfar = b->nfar, nmid = b->nmid;
@@ -335,19 +362,15 @@ static int far_marks(const fr_state *s, uint64_t n, const block_work *b, uint8_t
         }
         return 0;
     }
+    if (b->fsrc_m0 != b->m0 && far_sources(s, b) < 0)
+        return -1;
+    size_t j = (size_t)(n - b->m0), nfm = nfar + nmid;
     for (size_t k = 0; k < s->nsplit; k++) {
-        for (size_t i = 0; i < b->nfar; i++) {
-            uint32_t v;
-            if (fr_value(s, n - s->split[k] - b->far[i].p, &v) < 0)
-                return -1;
-            row[b->far[i].g ^ v] = 1;
-        }
-        for (size_t i = 0; i < b->nmid; i++) {
-            uint32_t v;
-            if (fr_value(s, n - s->split[k] - b->mid[i].p, &v) < 0)
-                return -1;
-            row[b->mid[i].g ^ v] = 1;
-        }
+        const uint16_t *const *src = b->fsrc + k * nfm;
+        for (size_t i = 0; i < nfar; i++)
+            row[far[i].g ^ src[i][j]] = 1;
+        for (size_t i = 0; i < nmid; i++)
+            row[mid[i].g ^ src[nfar + i][j]] = 1;
     }
     return 0;
 }
@@ -459,6 +482,8 @@ static int settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_w
         room(&b->near, &b->near_cap, s->nparts + 1, sizeof(part)) < 0)
         return NC_NOMEM;
     b->nfar = split_parts(s, s->nparts, m0, least, b->far, b->near, &b->nnear);
+    b->m0 = m0;
+    b->fsrc_m0 = UINT64_MAX; /* (far_marks makes the far parts' sources when it needs them) */
     if (near_sources(s, m0, b) < 0 || mid_parts(s, m0, p, j0, b) < 0)
         return NC_BADARG;
     for (size_t j = j0; j < j0 + S; j++) {
@@ -727,6 +752,8 @@ static void free_work(block_work *b)
     free(b->pool);
     free(b->mid);
     free((void *)b->msrc);
+    free((void *)b->fsrc);
+    free(b->fpool);
     for (int h = 0; h < 2; h++) {
         free(b->prep[h].far);
         free((void *)b->prep[h].src);
