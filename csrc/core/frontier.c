@@ -185,6 +185,7 @@ void fr_get_info(const fr_state *s, fr_info *info)
     info->blocked = s->blocked;
     info->taken_back = s->taken_back;
     info->narrowed = s->narrowed;
+    info->alone_until = s->alone_until;
 }
 
 /* Keeps the window: when the buffer is full, its last `window` values move to the front. */

@@ -49,7 +49,7 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
  * (frontier_block.c), and the speculations taken back (with three threads or more: each a
  * position whose proof found a smaller value of rare class). */
 typedef struct {
-    uint64_t done, rare, last_rare, blocked, taken_back, narrowed;
+    uint64_t done, rare, last_rare, blocked, taken_back, narrowed, alone_until;
     unsigned bits;
     uint32_t emask;
     size_t parts, near_limit;

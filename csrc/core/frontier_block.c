@@ -69,6 +69,7 @@ typedef struct {
                             * use in the sub-block, fsrc_m0 == m0), split k: fsrc[k * nfm + i] */
     uint16_t *fpool;
     uint64_t fsrc_m0;
+    size_t far_marked;  /* positions that went past their K candidates (far_marks) */
     size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap, fsrc_cap, fpool_cap;
     size_t parts_seen;  /* s->nparts when they were split: later ones are near */
     uint8_t row[(size_t)1 << MAX_BITS];
@@ -362,6 +363,7 @@ static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
         }
         return 0;
     }
+    b->far_marked++;
     if (b->fsrc_m0 != b->m0 && far_sources(s, b) < 0)
         return -1;
     size_t j = (size_t)(n - b->m0), nfm = nfar + nmid;
@@ -782,6 +784,22 @@ static int take_back(fr_state *s, const pipe_ctx *c, uint16_t *out, size_t *made
     return fr_accept(s, (uint16_t)c->fail_value) < 0 ? NC_NOMEM : NC_OK;
 }
 
+/* A helper prepares each block while the one before is settled, so the coverage's witnesses
+ * start from FR_LAG, not from B: for a game with many rare parts in between (0.364: 187 of
+ * its 822 from B on) the candidates are so much weaker that most positions go past all K of
+ * them to the far parts' exact marks, and two threads ran 3x slower than one.  So the first
+ * PROBE blocks of a step with a helper count those positions: past a quarter, the blocks go
+ * alone (the coverage made again from B) for the next FR_ALONE positions, then try again. */
+enum { PROBE = 8 };
+#ifndef FR_ALONE
+#define FR_ALONE (1 << 22)
+#endif
+
+static int lag_costs(const block_work *b)
+{
+    return 4 * b->far_marked > PROBE * B;
+}
+
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
 {
     block_work *b = (block_work *)calloc(1, sizeof *b); /* its arrays grow as they need */
@@ -815,7 +833,7 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
     for (; nprovers < want; nprovers++)
         if (pthread_create(&provers[nprovers], NULL, prover_main, &c) != 0)
             break;
-    int helped = s->threads > 1 && c.subs > 1 &&
+    int helped = s->threads > 1 && c.subs > 1 && fr_cover_lagged(s) &&
                  pthread_create(&helper, NULL, helper_main, &c) == 0;
     if (!helped || !nprovers) { /* no speculation after all */
         settling_stopped(&c, c.start);
@@ -855,6 +873,10 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
         }
         if (status == NC_OK && b->spec && fail_at(&c) != UINT64_MAX)
             break; /* a proof failed: the settling after it is moot */
+        if (status == NC_OK && helped && u + 1 == PROBE * SUBS && lag_costs(b)) {
+            s->alone_until = c.start + PROBE * B + FR_ALONE;
+            break; /* the coverage is made again without the lag: the next step goes alone */
+        }
         if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
             status = NC_STOPPED;
     }

@@ -162,6 +162,7 @@ struct fr_state {
     uint64_t blocked; /* values computed a block at a time */
     uint64_t taken_back; /* speculations taken back (frontier_block.c) */
     uint64_t narrowed;   /* values computed by narrow steps (frontier_narrow.c) */
+    uint64_t alone_until; /* the blocks go without a helper before this (frontier_block.c) */
     size_t near_limit; /* D of the last step */
     /* the witnesses to try first for a value v of rare class: heap sizes a of the head
      * whose value u makes u ^ v a frequent value of the frontier */
@@ -241,6 +242,8 @@ size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t
 size_t fr_cover_keep(const fr_state *s, uint64_t n, uint32_t *pending, size_t npending);
 /* Position n with value v leaves the bitsets (a speculation taken back: frontier_block.c). */
 void fr_cover_unnote(fr_state *s, uint64_t n, uint16_t v);
+/* Whether the witnesses start from FR_LAG, so that a helper may prepare a block ahead. */
+int fr_cover_lagged(const fr_state *s);
 /* Every block's words are made again on their next use. */
 void fr_cover_forget(fr_state *s);
 /* The bitsets are no longer kept up to date (narrow steps): made again on the next refresh. */

@@ -59,6 +59,7 @@ struct fr_cover {
     uint16_t *npairs;
     size_t nvalues;           /* values with lists */
     size_t amax;              /* witnesses from the head: heap sizes below amax (<= CAMAX) */
+    int lagged;               /* witnesses from FR_LAG on, for a helper preparing a block ahead */
     uint64_t from;            /* the first block that may use the coverage */
     uint64_t refresh_at;      /* the next rebuild of the frequent values */
     /* the words of values of rare class, for FR_SETS blocks (n0 / CB modulo FR_SETS: a
@@ -183,6 +184,18 @@ void fr_cover_drop(fr_state *s)
     }
 }
 
+/* Whether the witnesses start from FR_LAG: with a helper, which prepares a block while the one
+ * before it is settled, unless the blocks go alone for now (s->alone_until: frontier_block.c). */
+static int lag_wanted(const fr_state *s)
+{
+    return s->threads > 1 && s->done >= s->alone_until;
+}
+
+int fr_cover_lagged(const fr_state *s)
+{
+    return s->cover && s->cover->nvalues && s->cover->lagged;
+}
+
 /* Heap sizes by value: bucket[start[u] .. start[u + 1]) are the sizes a in [lo, amax) with
  * g(a) = u < nv, from the head (rare == 0) or from the rare parts (rare == 1). */
 static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_t **bucket,
@@ -190,7 +203,7 @@ static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_
 {
     /* witnesses from lo: partners below the block (alone), or below the block before it less
      * 256 positions (a helper prepares a block while the one before is settled) */
-    size_t lo = (s->threads > 1 ? FR_LAG : CB) + s->kmax + 1;
+    size_t lo = (lag_wanted(s) ? FR_LAG : CB) + s->kmax + 1;
     *bucket = (uint32_t *)malloc(amax * sizeof(uint32_t));
     *start = (uint32_t *)calloc(nv + 2, sizeof(uint32_t));
     uint32_t *fill = (uint32_t *)malloc((nv + 1) * sizeof(uint32_t));
@@ -333,10 +346,12 @@ int fr_cover_refresh(fr_state *s)
         return -1;
     fr_cover *c = s->cover;
     size_t nv = (size_t)1 << s->bits < CVALUES ? (size_t)1 << s->bits : CVALUES;
-    if (s->done < c->refresh_at && c->nvalues == nv && c->amax == amax)
+    if (s->done < c->refresh_at && c->nvalues == nv && c->amax == amax &&
+        c->lagged == lag_wanted(s))
         return 0;
     c->nvalues = 0;
     c->amax = amax;
+    c->lagged = lag_wanted(s);
     if (cover_build(s, c) < 0)
         return -1;
     c->from = (s->done + CB - 1) & ~(uint64_t)(CB - 1);

@@ -76,6 +76,19 @@ def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: 
     assert stats.sha256 == reference(code, n)
 
 
+def test_blocks_that_go_alone_give_the_ordinary_engines_values(tmp_path: Path,
+                                                              closed_engines: list) -> None:
+    """With two threads a helper prepares each block while the one before is settled, so the
+    coverage's witnesses start 1280 heap sizes back; where that costs too much (0.064 near
+    291,000: most positions go past their eight candidates) the blocks go alone for a while,
+    the coverage made again from 512 (frontier_block.c, lag_costs)."""
+    stats = frontier_run("0.064", 300_000, tmp_path, threads=2, progress=False, head=8192,
+                         window=1 << 17, stop_at_proof=False)
+    assert stats.sha256 == reference("0.064", 300_000)
+    info = closed_engines[-1][1]
+    assert info[10] > 0 and info[7] >= 200_000  # went alone, the blocks made most values
+
+
 def test_a_speculation_taken_back_gives_the_ordinary_engines_values(
         tmp_path: Path, closed_engines: list) -> None:
     """0.364 still gains rare heap sizes past 2^15 (eleven up to 300,000): with three threads
