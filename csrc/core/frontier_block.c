@@ -353,6 +353,7 @@ static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
     const part *far = b->far, *mid = b->mid; /* (locals: see near_marks) */
     size_t nfar = b->nfar, nmid = b->nmid;
     uint64_t largest = nfar ? far[nfar - 1].p : 0;
+    b->far_marked++;
     if (nfar && n >= s->base + s->kmax + largest) { /* every partner in the window */
         for (size_t k = 0; k < s->nsplit; k++) {
             const uint16_t *q = s->buf + (n - s->split[k] - s->base);
@@ -363,7 +364,6 @@ static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
         }
         return 0;
     }
-    b->far_marked++;
     if (b->fsrc_m0 != b->m0 && far_sources(s, b) < 0)
         return -1;
     size_t j = (size_t)(n - b->m0), nfm = nfar + nmid;
@@ -786,10 +786,11 @@ static int take_back(fr_state *s, const pipe_ctx *c, uint16_t *out, size_t *made
 
 /* A helper prepares each block while the one before is settled, so the coverage's witnesses
  * start from FR_LAG, not from B: for a game with many rare parts in between (0.364: 187 of
- * its 822 from B on) the candidates are so much weaker that most positions go past all K of
- * them to the far parts' exact marks, and two threads ran 3x slower than one.  So the first
- * PROBE blocks of a step with a helper count those positions: past a quarter, the blocks go
- * alone (the coverage made again from B) for the next FR_ALONE positions, then try again. */
+ * its 822 from B on) the candidates can be so much weaker that most positions go past all K
+ * of them to the far parts' exact marks (0.364 from about 2^23 on: two threads ran 3x slower
+ * than one).  So with a helper every PROBE blocks count those positions: past a quarter, the
+ * blocks go alone (the coverage made again from B) for the next FR_ALONE positions, then try
+ * again.  (Officers, Grundy's game, 0.166: none in the blocks looked at.) */
 enum { PROBE = 8 };
 #ifndef FR_ALONE
 #define FR_ALONE (1 << 22)
@@ -873,9 +874,12 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
         }
         if (status == NC_OK && b->spec && fail_at(&c) != UINT64_MAX)
             break; /* a proof failed: the settling after it is moot */
-        if (status == NC_OK && helped && u + 1 == PROBE * SUBS && lag_costs(b)) {
-            s->alone_until = c.start + PROBE * B + FR_ALONE;
-            break; /* the coverage is made again without the lag: the next step goes alone */
+        if (status == NC_OK && helped && (u + 1) % (PROBE * SUBS) == 0) {
+            if (lag_costs(b)) {
+                s->alone_until = c.start + (u + 1) / SUBS * B + FR_ALONE;
+                break; /* the coverage made again without the lag: the next step goes alone */
+            }
+            b->far_marked = 0;
         }
         if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
             status = NC_STOPPED;
