@@ -790,7 +790,8 @@ static int take_back(fr_state *s, const pipe_ctx *c, uint16_t *out, size_t *made
  * of them to the far parts' exact marks (0.364 from about 2^23 on: two threads ran 3x slower
  * than one).  So with a helper every PROBE blocks count those positions: past a quarter, the
  * blocks go alone (the coverage made again from B) for the next FR_ALONE positions, then try
- * again.  (Officers, Grundy's game, 0.166: none in the blocks looked at.) */
+ * again.  (With the default head Grundy's game counts 4% of its positions and Officers 11%:
+ * both keep their helper; 0.364 counts 67% and 0.166 75%.) */
 enum { PROBE = 8 };
 #ifndef FR_ALONE
 #define FR_ALONE (1 << 22)
