@@ -112,33 +112,24 @@ def test_kill_9_then_resume_gives_the_uninterrupted_values(tmp_path: Path) -> No
     assert stats.sha256 == reference("grundy", n)[1]
 
 
-def test_ctrl_c_while_speculating_then_resume(tmp_path: Path) -> None:
-    """Four threads: the settling thread speculates and two provers prove (frontier_block.c;
-    a head of 2^16, with which the blocks keep their helper). A Ctrl-C stops the run with
-    what was proved in its checkpoint; resumed, the run ends with the ordinary engine's
-    values."""
-    n = 1 << 19
+@pytest.mark.parametrize("code, n, threads, head, past", [
+    ("0.6", 1 << 19, 4, 1 << 16, 300_000),   # speculating: the blocks keep their helper
+    ("0.167", 1 << 21, 1, 8192, 200_000),    # narrow steps: values below 64
+])
+def test_ctrl_c_then_resume(tmp_path: Path, code: str, n: int, threads: int, head: int,
+                            past: int) -> None:
+    """Ctrl-C stops the run with what was proved in its checkpoint; resumed, the run ends with
+    the ordinary engine's values.  Officers with four threads: the settling thread speculates
+    and two provers prove (frontier_block.c; a head of 2^16, with which the blocks keep their
+    helper).  0.167: narrow steps (frontier_narrow.c), which look for a stop every 65,536
+    heap sizes."""
     status, err, count = _interrupted(
-        tmp_path, f"frontier_run('0.6', {n}, sys.argv[1], threads=4, interval=0.02, "
-                  "progress=False, head=1 << 16, window=1 << 17)", 300_000, signal.SIGINT)
+        tmp_path, f"frontier_run({code!r}, {n}, sys.argv[1], threads={threads}, interval=0.02, "
+                  f"progress=False, head={head}, window=1 << 17)", past, signal.SIGINT)
     assert status != 0 and b"KeyboardInterrupt" in err
-    assert 300_000 < count < n  # stopped mid-run, in the blocks
-    stats = frontier_run("0.6", n, tmp_path, threads=1, progress=False, **SMALL)
-    assert stats.sha256 == reference("0.6", n)[1]
-
-
-def test_ctrl_c_in_narrow_steps_then_resume(tmp_path: Path) -> None:
-    """0.167's values stay below 64: narrow steps (frontier_narrow.c), which look for a stop
-    every 65,536 heap sizes. Stopped and resumed, the run ends with the ordinary engine's
-    values."""
-    n = 1 << 21
-    status, err, count = _interrupted(
-        tmp_path, f"frontier_run('0.167', {n}, sys.argv[1], threads=1, interval=0.02, "
-                  "progress=False, head=8192, window=1 << 17)", 200_000, signal.SIGINT)
-    assert status != 0 and b"KeyboardInterrupt" in err
-    assert 200_000 < count < n
-    stats = frontier_run("0.167", n, tmp_path, threads=1, progress=False, **SMALL)
-    assert stats.sha256 == reference("0.167", n)[1]
+    assert past < count < n  # stopped mid-run
+    stats = frontier_run(code, n, tmp_path, threads=1, progress=False, **SMALL)
+    assert stats.sha256 == reference(code, n)[1]
 
 
 def test_corrupted_and_foreign_checkpoints_are_refused(tmp_path: Path) -> None:
