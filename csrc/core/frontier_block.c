@@ -145,6 +145,21 @@ static const uint16_t *source(const fr_state *s, uint64_t at, uint16_t *pool)
     return fr_values_at(s, at, S, pool);
 }
 
+/* The partners' values for the sub-block from m0 of the parts[0 .. n) and split k into src
+ * (source: S values each), those read back going to pool from *pooled on: 0, or -1 when a
+ * read fails. */
+static int sources_of(const fr_state *s, uint64_t m0, size_t k, const part *parts, size_t n,
+                      const uint16_t **src, uint16_t *pool, size_t *pooled)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t at = m0 - s->split[k] - parts[i].p;
+        if (!(src[i] = source(s, at, pool + *pooled * S)))
+            return -1;
+        *pooled += at < s->base;
+    }
+    return 0;
+}
+
 /* ---- preparing a block: 1. the candidates ------------------------------------------------ */
 
 /* For each position n0 + j of the block, the first K values of common class (at most) its
@@ -223,13 +238,8 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
         return 0;
     pooled = 0;
     for (size_t k = 0; k < s->nsplit; k++)
-        for (size_t i = 0; i < nfar; i++) {
-            uint64_t at = m0 - s->split[k] - p->far[i].p;
-            const uint16_t **src = &p->src[k * nfar + i];
-            if (!(*src = source(s, at, p->pool + pooled * S)))
-                return 0;
-            pooled += at < s->base;
-        }
+        if (sources_of(s, m0, k, p->far, nfar, p->src + k * nfar, p->pool, &pooled) < 0)
+            return 0;
     s->kern->hits(&p->cand[0][0], &p->hit[0][0], j0, p->far, nfar, s->nsplit, p->src, more);
     return 1;
 }
@@ -333,15 +343,12 @@ static int far_sources(const fr_state *s, block_work *b)
     if (room(&b->fsrc, &b->fsrc_cap, nfm * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
         room(&b->fpool, &b->fpool_cap, (nfm * s->nsplit + 1) * S, sizeof(uint16_t)) < 0)
         return -1;
-    for (size_t k = 0; k < s->nsplit; k++)
-        for (size_t i = 0; i < nfm; i++) {
-            const part *pt = i < b->nfar ? &b->far[i] : &b->mid[i - b->nfar];
-            uint64_t at = b->m0 - s->split[k] - pt->p;
-            const uint16_t **src = &b->fsrc[k * nfm + i];
-            if (!(*src = source(s, at, b->fpool + pooled * S)))
-                return -1;
-            pooled += at < s->base;
-        }
+    for (size_t k = 0; k < s->nsplit; k++) {
+        const uint16_t **src = b->fsrc + k * nfm;
+        if (sources_of(s, b->m0, k, b->far, b->nfar, src, b->fpool, &pooled) < 0 ||
+            sources_of(s, b->m0, k, b->mid, b->nmid, src + b->nfar, b->fpool, &pooled) < 0)
+            return -1;
+    }
     b->fsrc_m0 = b->m0;
     return 0;
 }

@@ -42,20 +42,11 @@ typedef struct {
     uint64_t common[2], rare[2];  /* the values below 64 of each class, by (n - kmin) & 1 */
 } narrow_ctx;
 
-static uint64_t largest_rare_part(const fr_state *s)
-{
-    uint64_t top = 0;
-    for (size_t i = 0; i < s->nparts; i++)
-        if (s->parts[i].rare && s->parts[i].p > top)
-            top = s->parts[i].p;
-    return top;
-}
-
 /* The least position from which every rare part's split is a split for all FR_NG positions
  * marked at once: partners of at least 1 (and, for Grundy's game, never equal to the part). */
 static uint64_t narrow_least(const fr_state *s)
 {
-    uint64_t top = largest_rare_part(s);
+    uint64_t top = s->last_rare; /* the largest rare part (the parts go by heap size) */
     uint64_t least = (s->unequal ? 2 * top : top) + s->kmax + 2 * FR_NG;
     return least > NARROW_FROM ? least : NARROW_FROM;
 }
@@ -79,11 +70,8 @@ size_t fr_narrow_wait(const fr_state *s)
  * partners to read back would be too many, or not all known yet): 0, or -1 out of memory. */
 static int narrow_ctx_make(const fr_state *s, narrow_ctx *c, size_t *count)
 {
-    size_t nrare = 0;
-    for (size_t i = 0; i < s->nparts; i++)
-        nrare += s->parts[i].rare;
     c->start = s->done;
-    c->npairs = nrare * s->nsplit;
+    c->npairs = (size_t)s->nrare * s->nsplit; /* (nrare: the rare parts, heap 0 not one) */
     c->off = (uint32_t *)malloc((c->npairs + 1) * sizeof(uint32_t));
     c->gv = (uint8_t *)malloc(c->npairs + 1);
     c->src = (const uint16_t **)malloc((c->npairs + 1) * sizeof(uint16_t *));
