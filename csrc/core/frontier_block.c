@@ -809,6 +809,108 @@ static int lag_costs(const block_work *b)
     return 4 * b->far_marked > PROBE * B;
 }
 
+/* The threads of a step of blocks beside the calling thread. */
+typedef struct {
+    pthread_t helper, provers[FR_PROVERS];
+    size_t nprovers;
+    int helped;
+} block_threads;
+
+/* Starts the provers (speculation: three threads or more, while values of rare class come
+ * rarely: a speculation taken back costs the blocks settled after it and a new step) and the
+ * helper; without a helper there is no speculation either. */
+static void start_threads(fr_state *s, pipe_ctx *c, block_work *b, block_threads *t)
+{
+    size_t want = s->threads > 2 && c->subs > SUBS && s->done - s->last_rare >= FR_QUIET
+                      ? (size_t)s->threads - 2 : 0;
+    if (want > FR_PROVERS)
+        want = FR_PROVERS;
+    if (want) {
+        b->spec = (spec_block *)calloc(FR_SETS, sizeof(spec_block));
+        c->is_proved = (uint8_t *)calloc(c->subs / SUBS, 1);
+        if (!b->spec || !c->is_proved)
+            want = 0;
+    }
+    for (t->nprovers = 0; t->nprovers < want; t->nprovers++)
+        if (pthread_create(&t->provers[t->nprovers], NULL, prover_main, c) != 0)
+            break;
+    t->helped = s->threads > 1 && c->subs > 1 && fr_cover_lagged(s) &&
+                pthread_create(&t->helper, NULL, helper_main, c) == 0;
+    if (t->helped && t->nprovers)
+        return;
+    settling_stopped(c, c->start); /* no speculation after all */
+    for (size_t e = 0; e < t->nprovers; e++)
+        pthread_join(t->provers[e], NULL);
+    t->nprovers = 0;
+    free(b->spec);
+    b->spec = NULL;
+}
+
+/* The calling thread's part: each sub-block prepared (by itself, or waited for from the
+ * helper), then settled in order.  Returns the status; *made the values settled. */
+static int settle_blocks(fr_state *s, pipe_ctx *c, block_work *b, const block_threads *t,
+                         uint16_t *out, size_t *made, const nc_poll *poll)
+{
+    uint64_t least = t->helped ? AHEAD_LEAST : S; /* the far parts */
+    int status = NC_OK;
+    for (uint64_t u = 0; u < c->subs && status == NC_OK; u++) {
+        block_prep *p = &b->prep[(u / SUBS) & 1];
+        uint64_t n0 = c->start + (u / SUBS) * B;
+        size_t j0 = (u % SUBS) * S;
+        int block_end = u % SUBS == SUBS - 1;
+        if (u % SUBS == 0 && !fr_blocks_ready(s, n0))
+            break;
+        if (!t->helped || u == 0) {
+            if (u % SUBS == 0)
+                prepare_block(s, n0, p);
+            if (!prepare_sub(s, p, j0, s->nparts, least, UINT64_MAX, 0))
+                break;
+            if (u == 0)
+                publish(c, &c->ready, 1);
+        } else if (!wait_ready(c, u)) {
+            break;
+        }
+        status = settle(s, p, j0, least, b, out, made);
+        if (status == NC_OK || status == 1)
+            publish(c, &c->settled, u + 1);
+        if (status != NC_OK)
+            break;
+        if (t->nprovers && block_end) {
+            pthread_mutex_lock(&c->lock);
+            pthread_cond_broadcast(&c->settled_block);
+            pthread_mutex_unlock(&c->lock);
+        }
+        if (b->spec && fail_at(c) != UINT64_MAX)
+            break; /* a proof failed: the settling after it is moot */
+        if (t->helped && (u + 1) % (PROBE * SUBS) == 0) {
+            if (lag_costs(b)) {
+                s->alone_until = c->start + (u + 1) / SUBS * B + FR_ALONE;
+                break; /* the coverage made again without the lag: the next step goes alone */
+            }
+            b->far_marked = 0;
+        }
+        if (block_end && nc_should_stop(poll))
+            status = NC_STOPPED;
+    }
+    return status;
+}
+
+/* The provers finish the blocks settled, the helper stops; all are joined. */
+static void stop_threads(pipe_ctx *c, block_threads *t, size_t made)
+{
+    if (t->nprovers)
+        settling_stopped(c, c->start + made);
+    if (t->helped) {
+        pthread_mutex_lock(&c->lock);
+        __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&c->cond);
+        pthread_mutex_unlock(&c->lock);
+        pthread_join(t->helper, NULL);
+    }
+    for (size_t e = 0; e < t->nprovers; e++)
+        pthread_join(t->provers[e], NULL);
+}
+
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
 {
     block_work *b = (block_work *)calloc(1, sizeof *b); /* its arrays grow as they need */
@@ -824,85 +926,10 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
     pthread_cond_init(&c.settled_block, NULL);
-    pthread_t helper, provers[FR_PROVERS];
-    size_t nprovers = 0;
-    /* with three threads or more, speculation: the provers first, then the helper; not
-     * while values of rare class still come often (a speculation taken back costs the
-     * blocks settled after it and a new step) */
-    size_t want = s->threads > 2 && c.subs > SUBS && s->done - s->last_rare >= FR_QUIET
-                      ? (size_t)s->threads - 2 : 0;
-    if (want > FR_PROVERS)
-        want = FR_PROVERS;
-    if (want) {
-        b->spec = (spec_block *)calloc(FR_SETS, sizeof(spec_block));
-        c.is_proved = (uint8_t *)calloc(c.subs / SUBS, 1);
-        if (!b->spec || !c.is_proved)
-            want = 0;
-    }
-    for (; nprovers < want; nprovers++)
-        if (pthread_create(&provers[nprovers], NULL, prover_main, &c) != 0)
-            break;
-    int helped = s->threads > 1 && c.subs > 1 && fr_cover_lagged(s) &&
-                 pthread_create(&helper, NULL, helper_main, &c) == 0;
-    if (!helped || !nprovers) { /* no speculation after all */
-        settling_stopped(&c, c.start);
-        for (size_t e = 0; e < nprovers; e++)
-            pthread_join(provers[e], NULL);
-        nprovers = 0;
-        if (b->spec) {
-            free(b->spec);
-            b->spec = NULL;
-        }
-    }
-    uint64_t least = helped ? AHEAD_LEAST : S; /* the far parts */
-    int status = NC_OK;
-    for (uint64_t u = 0; u < c.subs && status == NC_OK; u++) {
-        block_prep *p = &b->prep[(u / SUBS) & 1];
-        uint64_t n0 = c.start + (u / SUBS) * B;
-        size_t j0 = (u % SUBS) * S;
-        if (u % SUBS == 0 && !fr_blocks_ready(s, n0))
-            break;
-        if (!helped || u == 0) {
-            if (u % SUBS == 0)
-                prepare_block(s, n0, p);
-            if (!prepare_sub(s, p, j0, s->nparts, least, UINT64_MAX, 0))
-                break;
-            if (u == 0)
-                publish(&c, &c.ready, 1);
-        } else if (!wait_ready(&c, u)) {
-            break;
-        }
-        status = settle(s, p, j0, least, b, out, made);
-        if (status == NC_OK || status == 1)
-            publish(&c, &c.settled, u + 1);
-        if (nprovers && u % SUBS == SUBS - 1 && status == NC_OK) {
-            pthread_mutex_lock(&c.lock);
-            pthread_cond_broadcast(&c.settled_block);
-            pthread_mutex_unlock(&c.lock);
-        }
-        if (status == NC_OK && b->spec && fail_at(&c) != UINT64_MAX)
-            break; /* a proof failed: the settling after it is moot */
-        if (status == NC_OK && helped && (u + 1) % (PROBE * SUBS) == 0) {
-            if (lag_costs(b)) {
-                s->alone_until = c.start + (u + 1) / SUBS * B + FR_ALONE;
-                break; /* the coverage made again without the lag: the next step goes alone */
-            }
-            b->far_marked = 0;
-        }
-        if (status == NC_OK && u % SUBS == SUBS - 1 && nc_should_stop(poll))
-            status = NC_STOPPED;
-    }
-    if (nprovers)
-        settling_stopped(&c, c.start + *made);
-    if (helped) {
-        pthread_mutex_lock(&c.lock);
-        __atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
-        pthread_cond_broadcast(&c.cond);
-        pthread_mutex_unlock(&c.lock);
-        pthread_join(helper, NULL);
-    }
-    for (size_t e = 0; e < nprovers; e++)
-        pthread_join(provers[e], NULL);
+    block_threads t;
+    start_threads(s, &c, b, &t);
+    int status = settle_blocks(s, &c, b, &t, out, made, poll);
+    stop_threads(&c, &t, *made);
     if (status == 2)
         status = NC_OK; /* speculation stopped before a value that widens the tables */
     if (c.prove_error && (status == NC_OK || status == NC_STOPPED))

@@ -175,48 +175,59 @@ static int slots_ready(fr_state *s)
     return 0;
 }
 
-int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
+/* The helpers of a step: helper h of c->helpers marks the groups h, h + helpers, ...  When
+ * not all of them start, none runs (the finisher marks ahead itself).  Returns those running. */
+static int start_helpers(step_ctx *c, pthread_t *tid, void *(*args)[2])
 {
-    *made = 0;
-    if (!s->has_mask)
-        return NC_BADARG;
-    if (s->done - s->base > s->window) { /* room in the buffer: keep the window only */
-        size_t drop = (size_t)(s->done - s->base) - s->window;
-        memmove(s->buf, s->buf + drop, s->window * sizeof(uint16_t));
-        s->base += drop;
+    int started = 0;
+    for (int h = 0; h < c->helpers; h++) {
+        args[h][0] = c;
+        args[h][1] = (void *)(uintptr_t)h;
+        if (pthread_create(&tid[h], NULL, helper_main, args[h]) != 0)
+            break;
+        started++;
     }
-    size_t room = s->buf_cap - (size_t)(s->done - s->base);
-    if (count > room)
-        count = room;
-    if (!count)
-        return NC_OK;
-    if (s->bits < 1)
-        s->bits = 1;
-    if (slots_ready(s) < 0 || fr_parts_reserve(s, s->nparts + count) < 0)
-        return NC_NOMEM;
-    if (s->done >= s->tries_next && s->done >= 2 * TRY_FROM) {
-        if (fr_build_tries(s) < 0)
+    if (started == c->helpers)
+        return started;
+    c->stop = 1;
+    wake(c);
+    for (int h = 0; h < started; h++)
+        pthread_join(tid[h], NULL);
+    c->stop = 0;
+    c->helpers = 0;
+    return 0;
+}
+
+/* Settles the group j's positions in order (their far marks in): NC_OK, 1 when the tables
+ * grew (the groups ahead start over), or an error. */
+static int settle_group(step_ctx *c, uint64_t j, finisher_scratch *fs, uint16_t *out,
+                        size_t *made)
+{
+    fr_state *s = c->s;
+    slot *sl = &s->slots[j % SLOTS];
+    uint64_t n0 = c->start + j * G;
+    size_t m = c->end - n0 < G ? (size_t)(c->end - n0) : G;
+    size_t ts = (size_t)1 << c->bits;
+    for (size_t r = 0; r < m; r++) {
+        uint64_t n = n0 + r;
+        uint8_t *row = sl->tab + r * ts;
+        uint32_t v;
+        if (fr_near_marks(s, n, sl, row) < 0 || fr_settle(s, n, row, fs, &v) < 0 || v >> MAX_BITS)
+            return NC_BADARG;
+        out[n - c->start] = (uint16_t)v;
+        if (fr_accept(s, (uint16_t)v) < 0)
             return NC_NOMEM;
-        s->tries_next = s->done + s->done / 4;
+        (*made)++;
+        if (s->bits != c->bits)
+            return 1;
     }
-    size_t narrow = FR_NARROW ? fr_narrow_wait(s) : SIZE_MAX;
-    if (narrow == 0) /* every value below 64: a word of marks a position (frontier_narrow.c) */
-        return fr_step_narrow(s, count, out, made, poll);
-    if (narrow < count) /* up to where the narrow steps can take over */
-        count = narrow;
-    if (fr_cover_refresh(s) < 0)
-        return NC_NOMEM;
-    size_t into_block = (size_t)(s->done % FR_BLOCK);
-    if (fr_blocks_ready(s, s->done - into_block + (into_block ? FR_BLOCK : 0))) {
-        if (into_block) /* position by position up to the next block */
-            count = count < FR_BLOCK - into_block ? count : FR_BLOCK - into_block;
-        else if (count >= FR_BLOCK) {
-            int status = fr_step_blocks(s, count, out, made, poll);
-            if (status != NC_OK || *made)
-                return status;
-            count = FR_BLOCK; /* the blocks declined this one: position by position */
-        }
-    }
+    return NC_OK;
+}
+
+/* count positions a group of G at a time: each group's far marks by a helper (or, alone, by
+ * the finisher), then settled by the finisher, which hands the slot on. */
+static int step_groups(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
+{
     finisher_scratch *fs = (finisher_scratch *)malloc(sizeof *fs);
     if (!fs)
         return NC_NOMEM;
@@ -237,30 +248,10 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
     pthread_cond_init(&c.cond, NULL);
     pthread_t tid[64];
     void *args[64][2];
-    int started = 0;
-    for (int h = 0; h < c.helpers; h++) {
-        args[h][0] = &c;
-        args[h][1] = (void *)(uintptr_t)h;
-        if (pthread_create(&tid[h], NULL, helper_main, args[h]) != 0)
-            break;
-        started++;
-    }
-    if (started < c.helpers) { /* fewer threads: the finisher marks ahead itself */
-        c.stop = 1;
-        wake(&c);
-        for (int h = 0; h < started; h++)
-            pthread_join(tid[h], NULL);
-        c.stop = 0;
-        c.helpers = 0;
-        started = 0;
-    }
+    int started = start_helpers(&c, tid, args);
     int status = NC_OK;
-    unsigned bits = s->bits;
     uint64_t groups = (count + G - 1) / G;
     for (uint64_t j = 0; j < groups && status == NC_OK; j++) {
-        slot *sl = &s->slots[j % SLOTS];
-        uint64_t n0 = c.start + j * G;
-        size_t m = c.end - n0 < G ? (size_t)(c.end - n0) : G;
         if (!c.helpers) {
             if (group_far(&c, j, fs->sx) < 0)
                 status = NC_BADARG;
@@ -271,30 +262,8 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
             if (c.failed)
                 status = NC_BADARG;
         }
-        size_t ts = (size_t)1 << bits;
-        for (size_t r = 0; r < m && status == NC_OK; r++) {
-            uint64_t n = n0 + r;
-            uint8_t *row = sl->tab + r * ts;
-            uint32_t v;
-            if (fr_near_marks(s, n, sl, row) < 0 || fr_settle(s, n, row, fs, &v) < 0) {
-                status = NC_BADARG;
-                break;
-            }
-            if (v >> MAX_BITS) {
-                status = NC_BADARG;
-                break;
-            }
-            out[n - c.start] = (uint16_t)v;
-            if (fr_accept(s, (uint16_t)v) < 0) {
-                status = NC_NOMEM;
-                break;
-            }
-            (*made)++;
-            if (s->bits != bits) { /* the tables grow: the groups ahead start over */
-                status = 1;
-                break;
-            }
-        }
+        if (status == NC_OK)
+            status = settle_group(&c, j, fs, out, made);
         __atomic_store_n(&c.nparts, s->nparts, __ATOMIC_RELEASE);
         store_rel(&c.published, s->done);
         store_rel(&c.owner[j % SLOTS], j + SLOTS);
@@ -312,3 +281,58 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
     return status == 1 ? NC_OK : status;
 }
 
+/* Keeps only the window of values in the buffer; the tables, parts and tries the step needs.
+ * Returns the positions the buffer has room for (at most count), or -1 out of memory. */
+static long step_room(fr_state *s, size_t count)
+{
+    if (s->done - s->base > s->window) {
+        size_t drop = (size_t)(s->done - s->base) - s->window;
+        memmove(s->buf, s->buf + drop, s->window * sizeof(uint16_t));
+        s->base += drop;
+    }
+    size_t room = s->buf_cap - (size_t)(s->done - s->base);
+    if (count > room)
+        count = room;
+    if (!count)
+        return 0;
+    if (s->bits < 1)
+        s->bits = 1;
+    if (slots_ready(s) < 0 || fr_parts_reserve(s, s->nparts + count) < 0)
+        return -1;
+    if (s->done >= s->tries_next && s->done >= 2 * TRY_FROM) {
+        if (fr_build_tries(s) < 0)
+            return -1;
+        s->tries_next = s->done + s->done / 4;
+    }
+    return (long)count;
+}
+
+int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
+{
+    *made = 0;
+    if (!s->has_mask)
+        return NC_BADARG;
+    long room = step_room(s, count);
+    if (room <= 0)
+        return room < 0 ? NC_NOMEM : NC_OK;
+    count = (size_t)room;
+    size_t narrow = FR_NARROW ? fr_narrow_wait(s) : SIZE_MAX;
+    if (narrow == 0) /* every value below 64: a word of marks a position (frontier_narrow.c) */
+        return fr_step_narrow(s, count, out, made, poll);
+    if (narrow < count) /* up to where the narrow steps can take over */
+        count = narrow;
+    if (fr_cover_refresh(s) < 0)
+        return NC_NOMEM;
+    size_t into_block = (size_t)(s->done % FR_BLOCK);
+    if (fr_blocks_ready(s, s->done - into_block + (into_block ? FR_BLOCK : 0))) {
+        if (into_block) /* position by position up to the next block */
+            count = count < FR_BLOCK - into_block ? count : FR_BLOCK - into_block;
+        else if (count >= FR_BLOCK) {
+            int status = fr_step_blocks(s, count, out, made, poll);
+            if (status != NC_OK || *made)
+                return status;
+            count = FR_BLOCK; /* the blocks declined this one: position by position */
+        }
+    }
+    return step_groups(s, count, out, made, poll);
+}
