@@ -186,6 +186,7 @@ void fr_get_info(const fr_state *s, fr_info *info)
     info->taken_back = s->taken_back;
     info->narrowed = s->narrowed;
     info->alone_until = s->alone_until;
+    info->lag_until = s->lag_until;
 }
 
 /* Keeps the window: when the buffer is full, its last `window` values move to the front. */

@@ -52,7 +52,9 @@ typedef struct {
     part *far;          /* scratch: the far parts of a sub-block */
     const uint16_t **src; /* their partners' values for the sub-block, split k: src[k * nfar + i] */
     uint16_t *pool;     /* S values each for partners before the window */
-    size_t far_cap, src_cap, pool_cap;
+    part *lag;          /* scratch: the lag parts (lag_candidates) */
+    uint64_t *reach;    /* the values they reach in a sub-block: two words a value */
+    size_t far_cap, src_cap, pool_cap, lag_cap, reach_cap;
 } block_prep;
 
 typedef struct {
@@ -162,38 +164,90 @@ static int sources_of(const fr_state *s, uint64_t m0, size_t k, const part *part
 
 /* ---- preparing a block: 1. the candidates ------------------------------------------------ */
 
-/* For each position n0 + j of the block, the first K values of common class (at most) its
- * coverage does not prove reached, 64 positions at a time. */
-static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
+/* For the positions n0 + 64 g + t of the block, the first K values of common class (at most)
+ * that its coverage does not prove reached, nor `also` (NULL, or for each value w < nalso the
+ * word also[2 w] of the positions some other split reaches it at). */
+static void group_candidates(const fr_state *s, uint64_t n0, block_prep *p, size_t g,
+                             const uint64_t *also, size_t nalso)
 {
     uint32_t ts = (uint32_t)1 << s->bits;
     /* the positions whose value class uses common[0]: (n0 + j - kmin) even, n0 even */
     uint64_t even = (s->kmin & 1) ? 0xaaaaaaaaaaaaaaaaull : 0x5555555555555555ull;
-    for (size_t g = 0; g < B / 64; g++) {
-        uint64_t need = ~(uint64_t)0;
-        uint8_t count[64] = {0};
-        for (uint32_t w = 0; w < ts && need; w++) {
-            uint64_t m = (s->common[0][w] ? even : 0) | (s->common[1][w] ? ~even : 0);
-            if (!(m &= need))
-                continue;
-            const uint64_t *words = fr_cover_common(s, n0, w);
-            if (words)
-                m &= ~words[g];
-            while (m) {
-                unsigned t = (unsigned)__builtin_ctzll(m);
-                m &= m - 1;
-                p->cand[count[t]][g * 64 + t] = (uint16_t)w;
-                if (++count[t] == K)
-                    need &= ~((uint64_t)1 << t);
-            }
-        }
-        for (size_t t = 0; t < 64; t++) {
-            size_t j = g * 64 + t;
-            p->ncand[j] = count[t];
-            for (int i = count[t]; i < K; i++)
-                p->cand[i][j] = count[t] ? p->cand[0][j] : 0; /* a repeat: never read */
+    uint64_t need = ~(uint64_t)0;
+    uint8_t count[64] = {0};
+    for (uint32_t w = 0; w < ts && need; w++) {
+        uint64_t m = (s->common[0][w] ? even : 0) | (s->common[1][w] ? ~even : 0);
+        if (!(m &= need))
+            continue;
+        const uint64_t *words = fr_cover_common(s, n0, w);
+        if (words)
+            m &= ~words[g];
+        if (w < nalso)
+            m &= ~also[2 * (size_t)w];
+        while (m) {
+            unsigned t = (unsigned)__builtin_ctzll(m);
+            m &= m - 1;
+            p->cand[count[t]][g * 64 + t] = (uint16_t)w;
+            if (++count[t] == K)
+                need &= ~((uint64_t)1 << t);
         }
     }
+    for (size_t t = 0; t < 64; t++) {
+        size_t j = g * 64 + t;
+        p->ncand[j] = count[t];
+        for (int i = count[t]; i < K; i++)
+            p->cand[i][j] = count[t] ? p->cand[0][j] : 0; /* a repeat: never read */
+    }
+}
+
+/* Each position's candidates, 64 positions at a time. */
+static void candidates(const fr_state *s, uint64_t n0, block_prep *p)
+{
+    for (size_t g = 0; g < B / 64; g++)
+        group_candidates(s, n0, p, g, NULL, 0);
+}
+
+/* Whether the candidates of the positions from m0 are made again without the lag parts'
+ * values (see lag_candidates and answer_lag). */
+static int lag_remade(const fr_state *s, uint64_t m0)
+{
+    return m0 < __atomic_load_n(&s->lag_until, __ATOMIC_ACQUIRE) && fr_cover_lagged(s);
+}
+
+/* With a helper the coverage's witnesses start from FR_LAG instead of B (frontier_cover.c):
+ * the rare parts in between, the lag parts, reach values the coverage does not show, and
+ * those values took the candidates' places (0.364 has 187 such parts: most of its positions
+ * then went past all K candidates to the far parts' marks).  By the time a sub-block is
+ * prepared their partners are known, so its candidates are made again without the values
+ * they reach: 1 when they were, 0 when there is no lag part, -1 out of memory or a read. */
+static int lag_candidates(const fr_state *s, block_prep *p, size_t j0, size_t nparts)
+{
+    uint64_t m0 = p->n0 + j0, lo = (uint64_t)B + s->kmax + 1, hi = (uint64_t)FR_LAG + s->kmax + 1;
+    size_t ts = (size_t)1 << s->bits, nlag = 0;
+    if (room(&p->lag, &p->lag_cap, nparts + 1, sizeof(part)) < 0)
+        return -1;
+    for (size_t i = 0; i < nparts; i++) {
+        const part *pt = &s->parts[i];
+        if (pt->rare && pt->p >= lo && pt->p < hi && 2 * pt->p + s->kmax + 1 < m0)
+            p->lag[nlag++] = *pt;
+    }
+    if (!nlag)
+        return 0;
+    if (room(&p->reach, &p->reach_cap, 2 * ts, sizeof(uint64_t)) < 0 ||
+        room(&p->pool, &p->pool_cap, S, sizeof(uint16_t)) < 0)
+        return -1;
+    memset(p->reach, 0, 2 * ts * sizeof(uint64_t));
+    for (size_t k = 0; k < s->nsplit; k++)
+        for (size_t i = 0; i < nlag; i++) {
+            const uint16_t *q = source(s, m0 - s->split[k] - p->lag[i].p, p->pool);
+            if (!q)
+                return -1;
+            for (size_t j = 0; j < S; j++)
+                p->reach[2 * (size_t)(p->lag[i].g ^ q[j]) + (j >> 6)] |= (uint64_t)1 << (j & 63);
+        }
+    for (size_t g = 0; g < S / 64; g++)
+        group_candidates(s, p->n0, p, j0 / 64 + g, p->reach + g, ts);
+    return 1;
 }
 
 /* ---- 2. the candidates against every far part: s->kern->hits (frontier_simd.c) ----------- */
@@ -226,6 +280,16 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
                        uint64_t least, uint64_t below, int more)
 {
     uint64_t m0 = p->n0 + j0;
+    /* (not for the early checks, made before the lag parts' partners are known) */
+    if (least <= (uint64_t)B + s->kmax + 1 && lag_remade(s, m0)) {
+        int remade = lag_candidates(s, p, j0, nparts);
+        if (remade < 0)
+            return 0;
+        if (remade) { /* the checks made early were of the former candidates */
+            below = UINT64_MAX;
+            more = 0;
+        }
+    }
     if (room(&p->far, &p->far_cap, nparts + 1, sizeof(part)) < 0)
         return 0;
     size_t nfar = split_parts(s, nparts, m0, least, p->far, NULL, NULL), pooled = 0;
@@ -742,7 +806,8 @@ static void *helper_main(void *arg)
              * bounds they are): else the helper would become the longer side (Grundy's
              * game, two threads, is about balanced without them) */
             int starved = __atomic_exchange_n(&c->starved, 0, __ATOMIC_ACQ_REL);
-            checks_ahead(c->s, &c->b->prep[next & 1], nparts, !starved);
+            int remade = lag_remade(c->s, c->start + next * B); /* (new candidates: checks then) */
+            checks_ahead(c->s, &c->b->prep[next & 1], nparts, !starved && !remade);
             rare_coverage(c->s, &c->b->prep[next & 1]);
             ahead = &c->b->prep[next & 1];
             ahead_j = 0;
@@ -767,6 +832,8 @@ static void free_work(block_work *b)
         free(b->prep[h].far);
         free((void *)b->prep[h].src);
         free(b->prep[h].pool);
+        free(b->prep[h].lag);
+        free(b->prep[h].reach);
     }
     for (int h = 0; b->spec && h < FR_SETS; h++)
         free(b->spec[h].todo);
@@ -795,10 +862,13 @@ static int take_back(fr_state *s, const pipe_ctx *c, uint16_t *out, size_t *made
  * start from FR_LAG, not from B: for a game with many rare parts in between (0.364: 187 of
  * its 822 from B on) the candidates can be so much weaker that most positions go past all K
  * of them to the far parts' exact marks (0.364 from about 2^23 on: two threads ran 3x slower
- * than one).  So with a helper every PROBE blocks count those positions: past a quarter, the
- * blocks go alone (the coverage made again from B) for the next FR_ALONE positions, then try
+ * than one).  So with a helper every PROBE blocks count those positions.  Past a quarter,
+ * for the next FR_ALONE positions, the sub-blocks' candidates are made again without the lag
+ * parts' values (lag_candidates: more work for the helper, which Grundy's game, balanced at
+ * two threads, should not get at every block); if a quarter still go past, the blocks go
+ * alone for the next FR_ALONE positions (the coverage made again from B).  Then they try
  * again.  (With the default head Grundy's game counts 4% of its positions and Officers 11%:
- * both keep their helper; 0.364 counts 67% and 0.166 75%.) */
+ * both keep their candidates; 0.364 counts 67% and 0.166 75%.) */
 enum { PROBE = 8 };
 #ifndef FR_ALONE
 #define FR_ALONE (1 << 22)
@@ -807,6 +877,18 @@ enum { PROBE = 8 };
 static int lag_costs(const block_work *b)
 {
     return 4 * b->far_marked > PROBE * B;
+}
+
+/* The lag costs too much at `here`: 1 when the blocks go alone from there (the step ends
+ * there), 0 when the candidates leave out the lag parts' values from there on. */
+static int answer_lag(fr_state *s, uint64_t here)
+{
+    if (here >= s->lag_until) { /* (written by the calling thread alone) */
+        __atomic_store_n(&s->lag_until, here + FR_ALONE, __ATOMIC_RELEASE);
+        return 0;
+    }
+    s->alone_until = here + FR_ALONE;
+    return 1;
 }
 
 /* The threads of a step of blocks beside the calling thread. */
@@ -883,10 +965,8 @@ static int settle_blocks(fr_state *s, pipe_ctx *c, block_work *b, const block_th
         if (b->spec && fail_at(c) != UINT64_MAX)
             break; /* a proof failed: the settling after it is moot */
         if (t->helped && (u + 1) % (PROBE * SUBS) == 0) {
-            if (lag_costs(b)) {
-                s->alone_until = c->start + (u + 1) / SUBS * B + FR_ALONE;
+            if (lag_costs(b) && answer_lag(s, c->start + (u + 1) / SUBS * B))
                 break; /* the coverage made again without the lag: the next step goes alone */
-            }
             b->far_marked = 0;
         }
         if (block_end && nc_should_stop(poll))

@@ -163,6 +163,8 @@ struct fr_state {
     uint64_t taken_back; /* speculations taken back (frontier_block.c) */
     uint64_t narrowed;   /* values computed by narrow steps (frontier_narrow.c) */
     uint64_t alone_until; /* the blocks go without a helper before this (frontier_block.c) */
+    uint64_t lag_until;   /* the blocks' candidates leave out the lag parts' values before
+                           * this (frontier_block.c; atomic: the helper reads it) */
     size_t near_limit; /* D of the last step */
     /* the witnesses to try first for a value v of rare class: heap sizes a of the head
      * whose value u makes u ^ v a frequent value of the frontier */

@@ -79,17 +79,30 @@ def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: 
     assert info[10] == 0 and info[7] >= n // 3  # the blocks (from 2^18), with their helper
 
 
+def test_candidates_made_without_the_lag_parts_give_the_ordinary_engines_values(
+        tmp_path: Path, closed_engines: list) -> None:
+    """With two threads a helper prepares each block while the one before is settled, so the
+    coverage's witnesses start 1280 heap sizes back.  0.364 has many rare parts in between:
+    most positions went past their eight candidates, so each sub-block's candidates are made
+    again without the values those parts reach (frontier_block.c, lag_candidates), and that
+    is enough: the blocks keep their helper."""
+    stats = frontier_run("0.364", 600_000, tmp_path, threads=2, progress=False, head=8192,
+                         window=1 << 17, stop_at_proof=False)
+    assert stats.sha256 == reference("0.364", 600_000)
+    info = closed_engines[-1][1]
+    assert info[11] > 0 and info[10] == 0 and info[7] >= 400_000  # made again, never alone
+
+
 def test_blocks_that_go_alone_give_the_ordinary_engines_values(tmp_path: Path,
                                                               closed_engines: list) -> None:
-    """With two threads a helper prepares each block while the one before is settled, so the
-    coverage's witnesses start 1280 heap sizes back; where that costs too much (0.064 near
-    291,000: most positions go past their eight candidates) the blocks go alone for a while,
-    the coverage made again from 512 (frontier_block.c, lag_costs)."""
+    """Where the candidates made again without the lag parts' values still leave a quarter of
+    the positions past them (0.064 near 75,000 with a head of 8192), the blocks go alone for a
+    while, the coverage made again from 512 (frontier_block.c, answer_lag)."""
     stats = frontier_run("0.064", 300_000, tmp_path, threads=2, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference("0.064", 300_000)
     info = closed_engines[-1][1]
-    assert info[10] > 0 and info[7] >= 200_000  # went alone, the blocks made most values
+    assert info[11] > 0 and info[10] > 0 and info[7] >= 200_000  # made again, then alone
 
 
 def test_a_speculation_taken_back_gives_the_ordinary_engines_values(
