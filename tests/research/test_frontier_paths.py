@@ -79,15 +79,16 @@ def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: 
     assert info[10] == 0 and info[7] >= n // 3  # the blocks (from 2^18), with their helper
 
 
+@pytest.mark.parametrize("threads", [2, 3])
 def test_candidates_made_without_the_lag_parts_give_the_ordinary_engines_values(
-        tmp_path: Path, closed_engines: list) -> None:
+        tmp_path: Path, threads: int, closed_engines: list) -> None:
     """With two threads a helper prepares each block while the one before is settled, so the
     coverage's witnesses start 1280 heap sizes back.  0.364 has many rare parts in between:
     most positions went past their eight candidates, so each sub-block's candidates are made
     again without the values those parts reach (frontier_block.c, lag_candidates), and that
-    is enough: the blocks keep their helper."""
-    stats = frontier_run("0.364", 600_000, tmp_path, threads=2, progress=False, head=8192,
-                         window=1 << 17, stop_at_proof=False)
+    is enough: the blocks keep their helper.  With three threads, while speculating too."""
+    stats = frontier_run("0.364", 600_000, tmp_path, threads=threads, progress=False,
+                         head=8192, window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference("0.364", 600_000)
     info = closed_engines[-1][1]
     assert info[11] > 0 and info[10] == 0 and info[7] >= 400_000  # made again, never alone
