@@ -244,3 +244,24 @@ def test_an_output_encoding_without_the_characters_is_one_line(argv):
     err = done.stderr.decode()
     assert done.returncode == 1 and "PYTHONIOENCODING=utf-8" in err
     assert_one_clean_line(err)
+
+
+def test_the_command_loads_numpy_without_blas_threads():
+    """numpy's OpenBLAS starts a spinning thread per core as it loads (nimbers/_startup.py):
+    the command sets OPENBLAS_NUM_THREADS=1 first, so its process holds one thread after the
+    import; a value already set is kept, and a program that imports nimbers is left alone."""
+    probe = ("import os, sys\n"
+             "sys.argv = [sys.argv[1]]\n"
+             "import nimbers\n"
+             "tasks = len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else 1\n"
+             "print(os.environ.get('OPENBLAS_NUM_THREADS'), tasks)\n")
+    env = {k: v for k, v in ENV.items() if k != "OPENBLAS_NUM_THREADS"}
+
+    def start(argv0, **extra):
+        done = subprocess.run([sys.executable, "-c", probe, argv0], capture_output=True,
+                              text=True, env=dict(env, **extra), timeout=120, check=True)
+        return done.stdout.split()
+
+    assert start("nimbers") == ["1", "1"]
+    assert start("nimbers", OPENBLAS_NUM_THREADS="2")[0] == "2"
+    assert start("analysis.py")[0] == "None"
