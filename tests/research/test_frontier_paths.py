@@ -117,3 +117,31 @@ def test_a_speculation_taken_back_gives_the_ordinary_engines_values(
     info = closed_engines[-1][1]
     assert info[8] >= 1  # taken back at least once
     assert info[7] >= 250_000  # and most values still came from the blocks
+
+
+#: codes whose values stay below 64 (0.167; 4.07, whose splits remove no token), and two whose
+#: values pass 64 after the narrow steps began at 2^14 (0.336 at 54,117, 0.14 at 89,799): the
+#: blocks go on; with a window of 4096 the partners of 0.336's rare parts up to 53,899 are
+#: read back
+NARROW_RUNS = [("0.167", 300_000, 1, False, 1 << 17), ("4.07", 200_000, 2, False, 1 << 17),
+               ("0.336", 150_000, 1, True, 1 << 12), ("0.14", 150_000, 2, True, 1 << 17)]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("code, n, threads, widens, window", NARROW_RUNS)
+def test_narrow_steps_give_the_ordinary_engines_values(tmp_path: Path, path: str, code: str,
+                                                       n: int, threads: int, widens: bool,
+                                                       window: int,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       closed_engines: list) -> None:
+    """While every value is below 64 a position's marks are one word (narrow steps); a value
+    of 64 or more hands the run to the blocks, whose coverage is made again then."""
+    monkeypatch.setenv("NIMBERS_FRONTIER_PATH", path)
+    stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
+                         window=window, stop_at_proof=False)
+    assert stats.sha256 == reference(code, n)
+    info = closed_engines[-1][1]
+    if widens:  # a value of 7 bits, after narrow steps and before the blocks
+        assert info[3] == 7 and 20_000 <= info[9] < n // 2 and info[7] >= n // 4
+    else:  # narrow from 2^14 on
+        assert info[3] <= 6 and info[9] >= n - (1 << 15)
