@@ -222,13 +222,13 @@ static int lag_remade(const fr_state *s, uint64_t m0)
  * they reach: 1 when they were, 0 when there is no lag part, -1 out of memory or a read. */
 static int lag_candidates(const fr_state *s, block_prep *p, size_t j0, size_t nparts)
 {
-    uint64_t m0 = p->n0 + j0, lo = (uint64_t)B + s->kmax + 1, hi = (uint64_t)FR_LAG + s->kmax + 1;
+    uint64_t m0 = p->n0 + j0, hi = fr_witness_from(s, 1);
     size_t ts = (size_t)1 << s->bits, nlag = 0;
     if (room(&p->lag, &p->lag_cap, nparts + 1, sizeof(part)) < 0)
         return -1;
     for (size_t i = 0; i < nparts; i++) {
         const part *pt = &s->parts[i];
-        if (pt->rare && pt->p >= lo && pt->p < hi && 2 * pt->p + s->kmax + 1 < m0)
+        if (pt->rare && pt->p < hi && far_part(s, pt, m0, fr_witness_from(s, 0)))
             p->lag[nlag++] = *pt;
     }
     if (!nlag)
@@ -281,7 +281,7 @@ static int prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t npart
 {
     uint64_t m0 = p->n0 + j0;
     /* (not for the early checks, made before the lag parts' partners are known) */
-    if (least <= (uint64_t)B + s->kmax + 1 && lag_remade(s, m0)) {
+    if (least <= fr_witness_from(s, 0) && lag_remade(s, m0)) {
         int remade = lag_candidates(s, p, j0, nparts);
         if (remade < 0)
             return 0;

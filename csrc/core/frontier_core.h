@@ -246,6 +246,13 @@ size_t fr_cover_keep(const fr_state *s, uint64_t n, uint32_t *pending, size_t np
 void fr_cover_unnote(fr_state *s, uint64_t n, uint16_t v);
 /* Whether the witnesses start from FR_LAG, so that a helper may prepare a block ahead. */
 int fr_cover_lagged(const fr_state *s);
+/* The least witness of the coverage (a heap size whose partners n - k - a lie below the block,
+ * or, lagged, below the block before it less 256 positions): the rare parts from
+ * fr_witness_from(s, 0) to fr_witness_from(s, 1) are those a helper's lag leaves out. */
+static inline uint64_t fr_witness_from(const fr_state *s, int lagged)
+{
+    return (uint64_t)(lagged ? FR_LAG : FR_BLOCK) + s->kmax + 1;
+}
 /* Every block's words are made again on their next use. */
 void fr_cover_forget(fr_state *s);
 /* The bitsets are no longer kept up to date (narrow steps): made again on the next refresh. */

@@ -201,9 +201,7 @@ int fr_cover_lagged(const fr_state *s)
 static int by_value(const fr_state *s, size_t amax, size_t nv, int rare, uint32_t **bucket,
                     uint32_t **start)
 {
-    /* witnesses from lo: partners below the block (alone), or below the block before it less
-     * 256 positions (a helper prepares a block while the one before is settled) */
-    size_t lo = (lag_wanted(s) ? FR_LAG : CB) + s->kmax + 1;
+    size_t lo = (size_t)fr_witness_from(s, lag_wanted(s));
     *bucket = (uint32_t *)malloc(amax * sizeof(uint32_t));
     *start = (uint32_t *)calloc(nv + 2, sizeof(uint32_t));
     uint32_t *fill = (uint32_t *)malloc((nv + 1) * sizeof(uint32_t));
