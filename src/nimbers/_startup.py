@@ -15,7 +15,7 @@ Python's own start-up (before the first line of the package runs) is out of our 
 
 *No BLAS threads.*  numpy's OpenBLAS starts a thread for each core when it loads, and they
 spin for a while before they sleep: 0.1-0.17 s of CPU at every start of the command on a
-2-core machine (``nimbers --version``: 0.40 s of user CPU, 0.23 s without them), taken from
+2-core machine (``nimbers --version``: 0.40 s of user CPU, 0.26 s without them), taken from
 the cores a frontier run's threads are about to use.  nimbers does no floating-point linear
 algebra, so the command sets ``OPENBLAS_NUM_THREADS=1`` unless it is set already.  A program
 that merely imports nimbers is left alone here too.
@@ -50,7 +50,7 @@ def _quiet_start() -> bool:
 
 
 _quieted = _quiet_start()
-if _is_the_command():
+if _is_the_command():  # (numpy is not loaded yet: nimbers imports this module first)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
