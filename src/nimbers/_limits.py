@@ -31,12 +31,14 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
 import os
 import re
 from typing import Callable, Iterator, TypeVar
 
 __all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes",
-           "available_memory", "time_cap", "check_time", "time_limit"]
+           "available_memory", "time_cap", "check_time", "time_limit", "parse_seconds",
+           "seconds_setting"]
 
 #: the environment variable that sets the cap
 ENV = "NIMBERS_MEMORY_LIMIT"
@@ -240,25 +242,87 @@ def memory_limit(limit: int | str | None) -> Iterator[None]:
 # keyword (:func:`time_limit`), else ``NIMBERS_TIME_LIMIT`` (seconds), else DEFAULT_TIME.
 
 
-def time_cap() -> float:
-    """The most seconds of estimated work one computation may start.
+def time_cap(time_limit: float | str | None = None) -> float:
+    """The most seconds of estimated work one computation may start: ``time_limit`` when
+    given (a function's keyword), else the cap set for the call (:func:`time_limit`), else
+    ``NIMBERS_TIME_LIMIT``, else :data:`DEFAULT_TIME` -- the one place this is decided.
 
     >>> with time_limit(5):
-    ...     time_cap()
-    5.0
+    ...     time_cap(), time_cap(2)
+    (5.0, 2.0)
     """
-    chosen = _chosen(_time_override, TIME_ENV, lambda text: _parse_seconds(text, TIME_ENV))
+    if time_limit is not None:
+        return parse_seconds(time_limit, "time_limit")
+    chosen = _chosen(_time_override, TIME_ENV, lambda text: parse_seconds(text, TIME_ENV))
     return DEFAULT_TIME if chosen is None else chosen
 
 
-def _parse_seconds(text: str | float, name: str) -> float:
+#: the most seconds any setting of seconds may say (about 31 years: more is a slip of the
+#: keyboard, and a deadline that far would overflow some clocks' arithmetic)
+MOST_SECONDS = 1e9
+
+
+def parse_seconds(value: float | str, name: str, *, positive: bool = False,
+                  most: float = MOST_SECONDS) -> float:
+    """A number of seconds, from a number or its text (``"60"``, ``"2.5"``, ``"1e4"``): the
+    one reader of seconds, for keywords, environment variables and command-line options.
+
+    Parameters
+    ----------
+    value : float or str
+        What was given.
+    name : str
+        What it was given as, for the message (``"time_limit"``; empty where the message
+        is prefixed with it already, as argparse does).
+    positive : bool
+        Refuse 0 too (an interval or a wait; a cap of 0 refuses all counted work, which
+        tests use).
+    most : float
+        The largest number accepted.
+
+    Raises
+    ------
+    ValueError
+        One line naming ``name``, the range and what was given (a bool, NaN, an infinity or
+        a text that is not a number are refused).
+
+    >>> parse_seconds("2.5", "--interval"), parse_seconds(0, "time_limit")
+    (2.5, 0.0)
+    >>> parse_seconds("soon", "NIMBERS_TIME_LIMIT")
+    Traceback (most recent call last):
+        ...
+    ValueError: NIMBERS_TIME_LIMIT is a number of seconds from 0 to 10^9, got 'soon'
+    """
+    top = f"10^{int(math.log10(most))}" if most >= 10 and math.log10(most).is_integer() \
+        else f"{most:g}"
+    span = f"above 0 and at most {top}" if positive else f"from 0 to {top}"
+    shown = value[:40] if isinstance(value, str) else value
+    what = f"{name + ' is ' if name else ''}a number of seconds {span}, got {shown!r}"
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(what)
+    if isinstance(value, str) and not value.strip().isascii():
+        raise ValueError(what)  # float() reads other scripts' digits: not a setting's spelling
     try:
-        value = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} is a number of seconds, got {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise ValueError(f"{name} must be a non-negative number of seconds, got {text!r}")
-    return value
+        seconds = float(value)
+    except (ValueError, OverflowError):
+        raise ValueError(what) from None
+    if not (0 < seconds <= most if positive else 0 <= seconds <= most):
+        raise ValueError(what)
+    return seconds
+
+
+def seconds_setting(given: float | str | None, env: str, default: float, *,
+                    keyword: str = "the keyword", most: float = MOST_SECONDS) -> float:
+    """A positive number of seconds set in the order every setting follows: ``given`` (a
+    keyword) when not None, else the environment variable ``env``, else ``default``.
+
+    >>> seconds_setting(None, "NIMBERS_NO_SUCH_SETTING", 120.0), seconds_setting(5, "X", 1.0)
+    (120.0, 5.0)
+    """
+    if given is not None:
+        return parse_seconds(given, keyword, positive=True, most=most)
+    text = os.environ.get(env, "").strip()
+    return parse_seconds(text, env, positive=True, most=most) if text else default
 
 
 def describe_seconds(seconds: float) -> str:
@@ -316,7 +380,7 @@ def time_limit(limit: float | str | None) -> Iterator[None]:
     if limit is None:
         yield
         return
-    token = _time_override.set(_parse_seconds(limit, "time_limit"))
+    token = _time_override.set(parse_seconds(limit, "time_limit"))
     try:
         yield
     finally:

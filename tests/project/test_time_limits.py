@@ -72,7 +72,70 @@ def test_check_time_and_its_context():
     assert str(refused.value) == ("ten million steps would take about 10 s, over the time cap "
                                   "of 1 s; pass time_limit= or set NIMBERS_TIME_LIMIT (seconds) "
                                   "to go past it")
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match="time_limit is a number of seconds from 0 to 10"):
         with _limits.time_limit(-1):
             pass
     assert _limits.describe_seconds(90) == "90 s" and _limits.describe_seconds(3 * 3600) == "3.0 h"
+
+
+# ---- one reader of seconds, one decision of the cap (issue 48) ---------------------------------
+
+@pytest.mark.parametrize("bad", ["soon", "-1", "nan", "inf", "1e10", "", "٣", True, None, [1]])
+def test_one_reader_of_seconds_refuses_in_one_line(bad):
+    with pytest.raises(ValueError) as refused:
+        _limits.parse_seconds(bad, "--budget")
+    message = str(refused.value)
+    assert message.startswith("--budget is a number of seconds from 0 to 10^9, got ")
+    assert "\n" not in message
+
+
+def test_the_reader_takes_what_every_setting_took():
+    assert _limits.parse_seconds("2.5", "x") == 2.5 and _limits.parse_seconds(" 1e4 ", "x") == 1e4
+    assert _limits.parse_seconds(0, "x") == 0.0 and _limits.parse_seconds(7, "x") == 7.0
+    with pytest.raises(ValueError, match="above 0 and at most 10\\^6"):
+        _limits.parse_seconds("0", "x", positive=True, most=10**6)
+
+
+def test_the_cap_is_decided_in_one_place(monkeypatch):
+    monkeypatch.delenv("NIMBERS_TIME_LIMIT", raising=False)
+    assert _limits.time_cap() == _limits.DEFAULT_TIME
+    monkeypatch.setenv("NIMBERS_TIME_LIMIT", "30")
+    assert _limits.time_cap() == 30.0
+    with _limits.time_limit(5):
+        assert _limits.time_cap() == 5.0 and _limits.time_cap(2) == 2.0   # the keyword wins
+    with pytest.raises(ValueError, match="time_limit is a number of seconds"):
+        _limits.time_cap("soon")
+
+
+def test_the_quotient_search_takes_its_cap_from_the_limits(monkeypatch):
+    # it decided its own before: a bad keyword named in the reader's words, the environment's
+    # cap obeyed when no keyword is given
+    from nimbers.games import octal_game
+    from nimbers.games.quotient import misere_quotient
+    with pytest.raises(ValueError, match="time_limit is a number of seconds"):
+        misere_quotient(octal_game("0.07"), 5, time_limit="soon")
+    monkeypatch.setenv("NIMBERS_TIME_LIMIT", "soon")
+    with pytest.raises(ValueError, match="NIMBERS_TIME_LIMIT is a number of seconds"):
+        misere_quotient(octal_game("0.07"), 5)
+
+
+def test_a_setting_of_seconds_keyword_then_environment_then_default(monkeypatch):
+    monkeypatch.delenv("NIMBERS_SOME_WAIT", raising=False)
+    assert _limits.seconds_setting(None, "NIMBERS_SOME_WAIT", 120.0) == 120.0
+    monkeypatch.setenv("NIMBERS_SOME_WAIT", "5")
+    assert _limits.seconds_setting(None, "NIMBERS_SOME_WAIT", 120.0) == 5.0
+    assert _limits.seconds_setting(3, "NIMBERS_SOME_WAIT", 120.0) == 3.0
+    monkeypatch.setenv("NIMBERS_SOME_WAIT", "0")
+    with pytest.raises(ValueError, match="NIMBERS_SOME_WAIT is a number of seconds above 0"):
+        _limits.seconds_setting(None, "NIMBERS_SOME_WAIT", 120.0)
+
+
+def test_no_other_module_reads_seconds_itself():
+    # the seconds readers issue 48 found (the command line's, the cluster's) are the
+    # limits' one reader now
+    import inspect
+
+    from nimbers.cli import options
+    from nimbers.research.census import cluster
+    assert "parse_seconds" in inspect.getsource(options.seconds_type)
+    assert "float(" not in inspect.getsource(cluster)

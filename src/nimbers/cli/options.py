@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequenc
 
 import numpy as np
 
+from .. import _limits
 from .._digits import no_digit_limit, to_decimal
 from ..notation import NotationError, read_count, read_integer
 
@@ -86,19 +87,16 @@ def count_type(least: int = 0, most: int = MAX_COUNT) -> Callable[[str], int]:
 
 
 def seconds_type(text: str) -> float:
-    """An argparse type for a positive, finite number of seconds (e.g. 60, 2.5, 1e4).
+    """An argparse type for a positive, finite number of seconds (e.g. 60, 2.5, 1e4), read
+    by the one reader of seconds (:func:`nimbers._limits.parse_seconds`).
 
     >>> seconds_type("2.5")
     2.5
     """
     try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not (text.strip().isascii() and 0 < value <= 10**9):
-        raise argparse.ArgumentTypeError(f"not a number of seconds between 0 and 10^9: "
-                                         f"{text[:40]!r}")
-    return value
+        return _limits.parse_seconds(text, "", positive=True)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_int(text: str) -> int:

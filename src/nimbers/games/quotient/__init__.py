@@ -91,11 +91,7 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
                 or not 0 <= v <= top:
             raise ValueError(f"{name} must be an int from {0 if name == 'max_heap' else 1} "
                              f"to {top}, got {v!r}")
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    seconds = _limits.time_cap() if time_limit is None else float(time_limit)
+    seconds = _limits.time_cap(time_limit)
     options: dict[int, list[tuple[int, ...]]] = {0: []}
     # (Q_n, its orders): replaced in one store, so an alarm between two steps leaves both
     # of the same n
@@ -193,7 +189,7 @@ def proves(q: MisereQuotient, game: Any, *, time_limit: float | None = None) -> 
     (True, False)
     """
     heap_moves = _heap_moves_of(game)
-    seconds = _limits.time_cap() if time_limit is None else float(time_limit)
+    seconds = _limits.time_cap(time_limit)
     mul = np.array(q.table, dtype=np.int64)
     p = np.zeros(q.order, dtype=bool)
     p[list(q.p_portion)] = True

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import os
 import sys
 import time
 from typing import Any, Callable, Iterator
+
+from ... import _limits
 
 __all__ = ["dask_executor", "CONNECT_SECONDS", "WORKERLESS_SECONDS"]
 
@@ -21,19 +22,6 @@ CONNECT_SECONDS = 10
 #: environment variable NIMBERS_CENSUS_WORKERLESS sets another number of seconds)
 WORKERLESS_SECONDS = 120.0
 WORKERLESS_ENV = "NIMBERS_CENSUS_WORKERLESS"
-
-
-def _workerless() -> float:
-    text = os.environ.get(WORKERLESS_ENV)
-    if text is None:
-        return WORKERLESS_SECONDS
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value <= 10**6:
-        raise ValueError(f"{WORKERLESS_ENV} is a number of seconds from 0 to 10^6, not {text!r}")
-    return value
 
 
 @contextlib.contextmanager
@@ -71,7 +59,8 @@ def dask_executor(address: str, workerless: float | None = None
         info = client.scheduler_info()
         threads = sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values())
         pool = client.get_executor(pure=False)
-        limit = _workerless() if workerless is None else workerless
+        limit = _limits.seconds_setting(workerless, WORKERLESS_ENV, WORKERLESS_SECONDS,
+                                        keyword="workerless", most=10**6)
         yield pool, max(1, threads), _Watch(client, address, limit)
     finally:
         client.close()
