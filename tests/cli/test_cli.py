@@ -27,10 +27,19 @@ def run(capsys, *argv):
     (["mul", "16", "3", "--hex"], "0x30"),
     (["add", "5", "--bin"], "0b101"),
     (["mul", str(2**64), str(2**64)], str(3 * 2**63)),
+    # one rule for every number on the command line: powers where --until takes them
+    (["mul", "2^64", "2**64"], str(3 * 2**63)),
+    (["mul", "2^64", "3"], str(3 * 2**64)),   # 3 is below the Fermat power 2^64
+    (["pow", "2^2", "-1"], "15"),
 ])
 def test_arithmetic(capsys, argv, expected):
     code, out, err = run(capsys, *argv)
     assert code == 0 and out.strip() == expected and err == ""
+
+
+def test_a_power_too_large_is_refused_before_it_is_computed(capsys):
+    code, out, err = run(capsys, "mul", "9^99999999999", "3")
+    assert code == 2 and out == "" and "at most" in err and len(err.splitlines()) == 1
 
 
 def test_explain(capsys):

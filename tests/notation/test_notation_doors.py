@@ -59,6 +59,9 @@ NUMBERS = [
     ("\u0663", None), ("\uff11\uff10", None), ("-3", None), ("1__0", None), ("_10", None),
     ("10_", None), ("0x", None), ("3.0", None), ("1e3", None), ("ten", None), ("0b102", None),
     ("3-", None), ("+-3", None),
+    # a power is a number in every door, as on the command line's counts (issue 53)
+    ("2^3", 8), ("2**3", 8), ("0x2^3", 8), ("2^3^4", None), ("2^-1", None), ("^3", None),
+    ("2^", None), ("2***3", None),
 ]
 
 

@@ -1,7 +1,8 @@
 """What every command shares: the parser that prints one line for a usage error, the
 declaration of a command group, the number options, output and its errors, exit statuses.
 
-Numbers follow the notation's rule (:mod:`nimbers.notation.numbers`).
+Numbers follow the notation's rule (:mod:`nimbers.notation.numbers`), powers such as 2^64
+included, wherever a number is read.
 """
 
 from __future__ import annotations
@@ -43,10 +44,10 @@ class StreamError(Exception):
 
 def parse_nimber(text: str) -> int:
     """A non-negative integer by the notation's number rule (:mod:`nimbers.notation.numbers`:
-    decimal, 0x..., 0b... or 0o..., underscores between digits, any size).
+    decimal, 0x..., 0b... or 0o..., underscores between digits, any size, or a power B^E).
 
-    >>> parse_nimber("0x1F"), parse_nimber("0b101"), parse_nimber("12")
-    (31, 5, 12)
+    >>> parse_nimber("0x1F"), parse_nimber("0b101"), parse_nimber("12"), parse_nimber("2^8")
+    (31, 5, 12, 256)
     """
     return _integer(text, signed=False)
 

@@ -10,6 +10,8 @@ A number is written in ASCII:
 * single underscores may separate digits (``1_000_000``, ``0xff_ff``), as in Python;
 * a sign may lead: ``+`` always, ``-`` only where the quantity may be negative (the exponent
   of a power); elsewhere a negative number is refused with its reason;
+* a power ``B^E`` or ``B**E`` of two such numbers may stand for any number (``2^64``,
+  ``10**6``), as researchers write them; it is bounded before it is computed;
 * spaces around the number are ignored;
 * digits of other scripts (Arabic-Indic ``٣``, full-width ``３``) are refused: the notation is
   ASCII, and a number that looks like another is not silently read as it.
@@ -47,13 +49,17 @@ __all__ = ["NotationError", "read_integer", "read_count", "write_integer", "clip
 #: not the arithmetic, would be the work.
 MAX_DIGITS = 1_000_000
 
+#: The most bits a power may have where no bound is given: as many as the longest number
+#: that could be typed (:data:`MAX_DIGITS` hexadecimal digits).
+MAX_POWER_BITS = 4 * MAX_DIGITS
+
 #: The rule in one line, for help texts and messages.
 NUMBER_RULE = ("numbers are ASCII: decimal, 0x.., 0b.. or 0o.., underscores between digits "
-               "allowed, of any size")
+               "allowed, of any size, or a power B^E or B**E (2^64, 10^6)")
 
-#: Counts (heap sizes to reach, workers, threads, budgets of values) may also be written as a
-#: power, as researchers write them: ``2^28``, ``2**28``, ``10^6``.
-COUNT_RULE = NUMBER_RULE + "; a count may also be a power B^E or B**E (2^28, 10^6)"
+#: The rule for counts (heap sizes to reach, workers, threads, budgets of values): the number
+#: rule, powers included (one rule for every number since powers are read everywhere).
+COUNT_RULE = NUMBER_RULE
 
 _POWER = re.compile(r"\s*([^*^]+?)\s*(?:\^|\*\*)\s*([^*^]+?)\s*")
 _SHAPE = re.compile(r"[+-]?(?:0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+"
@@ -111,7 +117,8 @@ def read_integer(text: str, *, signed: bool = False, most: int | None = None,
     Parameters
     ----------
     text : str
-        What was typed.
+        What was typed: a number, or a power ``B^E`` / ``B**E`` of two numbers (a ``-``
+        before the power negates it, where ``signed`` allows it).
     signed : bool
         Whether ``-`` may lead (else a negative number is refused).
     most, least : int, optional
@@ -128,6 +135,8 @@ def read_integer(text: str, *, signed: bool = False, most: int | None = None,
 
     >>> read_integer("0X1F"), read_integer("0o17"), read_integer("1" * 5000) % 9
     (31, 15, 5)
+    >>> read_integer("2^64"), read_integer("10**3"), read_integer("-2^3", signed=True)
+    (18446744073709551616, 1000, -8)
     >>> read_integer("12", most=10)
     Traceback (most recent call last):
     ...
@@ -135,6 +144,38 @@ def read_integer(text: str, *, signed: bool = False, most: int | None = None,
     """
     if not isinstance(text, str):
         raise TypeError(f"a number is typed as text, not {type(text).__name__}")
+    if "^" in text or "**" in text:
+        return _read_power(text, signed, most, least)
+    return _read_plain(text, signed, most, least)
+
+
+def _read_power(text: str, signed: bool, most: int | None, least: int | None) -> int:
+    """A power B^E by the rule: bounded (by ``most``, else :data:`MAX_POWER_BITS`) before
+    ``9^99999999`` is computed, so that it is refused at once, not after minutes."""
+    s = text.strip(" \t")
+    negative = s.startswith("-")
+    power = _POWER.fullmatch(s[1:] if negative else s)
+    if len(s) > MAX_DIGITS or power is None:
+        raise NotationError(f"not a number: {clip(text)!r} {_HINT}")
+    base = _read_plain(power.group(1), False, None, None)
+    exponent = _read_plain(power.group(2), False, 2**64, None)
+    shown = f"{'-' if negative else ''}{write_integer(base)}^{write_integer(exponent)}"
+    if negative and not signed and base:
+        raise NotationError(f"must be non-negative, got {shown}")
+    top = (1 << MAX_POWER_BITS) - 1 if most is None or negative else most
+    if base > 1 and (base.bit_length() - 1) * exponent > top.bit_length():
+        raise NotationError(f"at most {describe_bound(top)}, got {shown}")
+    value: int = base ** exponent
+    if value > top:
+        raise NotationError(f"at most {describe_bound(top)}, got {shown}")
+    value = -value if negative else value
+    if least is not None and value < least:
+        raise NotationError(f"at least {describe_bound(least)}, got {shown}")
+    return value
+
+
+def _read_plain(text: str, signed: bool, most: int | None, least: int | None) -> int:
+    """A number by the rule, not a power."""
     s = text.strip(" \t")
     if len(s) > MAX_DIGITS:
         raise NotationError(f"a number of {len(s):,} characters is too long "
@@ -158,11 +199,7 @@ def read_integer(text: str, *, signed: bool = False, most: int | None = None,
 
 
 def read_count(text: str, *, most: int, least: int = 0) -> int:
-    """A count by the number rule, or a power ``B^E`` / ``B**E`` of two such numbers (the way
-    heap counts are written in the literature: 2^35), between least and most inclusive.
-
-    A power is bounded before it is computed: ``9^99999999`` is refused at once, not after
-    minutes of arithmetic.
+    """A count: :func:`read_integer` with its bounds required (counts are never unbounded).
 
     >>> read_count("2^20", most=2**63), read_count("10**6", most=2**63), read_count("0x10", most=99)
     (1048576, 1000000, 16)
@@ -171,19 +208,4 @@ def read_count(text: str, *, most: int, least: int = 0) -> int:
     ...
     nimbers.notation.numbers.NotationError: at most 2^63 - 1, got 2^64
     """
-    if not isinstance(text, str):
-        raise TypeError(f"a count is typed as text, not {type(text).__name__}")
-    power = _POWER.fullmatch(text) if ("^" in text or "**" in text) else None
-    if power is None:
-        return read_integer(text, most=most, least=least)
-    base = read_integer(power.group(1), most=most)
-    exponent = read_integer(power.group(2), most=2**64)
-    shown = f"{write_integer(base)}^{write_integer(exponent)}"
-    if base > 1 and (base.bit_length() - 1) * exponent > most.bit_length():
-        raise NotationError(f"at most {describe_bound(most)}, got {shown}")
-    value: int = base ** exponent
-    if value > most:
-        raise NotationError(f"at most {describe_bound(most)}, got {shown}")
-    if value < least:
-        raise NotationError(f"at least {describe_bound(least)}, got {shown}")
-    return value
+    return read_integer(text, most=most, least=least)
