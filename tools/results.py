@@ -15,10 +15,14 @@ list (SHA256SUMS: the same for every run to the same depth).
     python tools/results.py check [--only NAME ...]
     python tools/results.py census [--until N] [--promising K] [--export-only] [--work DIR]
     python tools/results.py published [--work DIR]
+    python tools/results.py certify [--only NAME ...]
 
 ``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
 temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
-lines with the folder's (exit status 1 naming the first row that differs).  ``published``
+lines with the folder's (exit status 1 naming the first row that differs).  ``certify`` writes
+the certificate of every proven period (docs/certificates.md): NAME/certificate.json for the
+rows above, census/certificates.jsonl for the census's proven classes, each from values made
+again here (a census certificate's SHA-256 must be its row's).  ``published``
 compares the census's runs in WORK/census/runs with published value frequencies (M. Rogalski's
 tables, tests/data/rogalski_frequencies.txt): every count of every table whose heap count a
 run reached (exit status 1 when one differs).
@@ -63,7 +67,7 @@ ROWS = [
 
 def _rows(only: list[str] | None) -> list[tuple[str, str, int, str]]:
     rows = [r for r in ROWS if not only or r[0] in only]
-    if only and len(rows) != len(set(only)):
+    if only and len(rows) != len(set(only) - {"census"}):
         raise SystemExit(f"unknown rows: {sorted(set(only) - {r[0] for r in rows})}")
     return rows
 
@@ -245,10 +249,57 @@ def published(args: argparse.Namespace) -> int:
     return 1 if differ else 0
 
 
+#: proofs whose values the ordinary engine makes in memory; past it, a frontier run does
+ORDINARY_UP_TO = 1 << 24
+
+
+def _values_to(code: str, bound: int, work: str) -> np.ndarray:
+    """g(0 .. bound-1) made again: the ordinary engine, or a frontier run in work."""
+    if bound <= ORDINARY_UP_TO:
+        return octal_game(code).nim_values(bound)
+    frontier_run(code, bound, work, progress=False, stop_at_proof=False)
+    return frontier_values(work, 0, bound)
+
+
+def certify(args: argparse.Namespace) -> int:
+    from nimbers.research.census.table import read_rows
+    from nimbers.research.certificate import certificate, certificate_lines
+
+    for name, game, _, _ in _rows(args.only):
+        path = RESULTS / name / "proof.json"
+        if not path.exists():
+            continue
+        proof = json.loads(path.read_text())
+        with tempfile.TemporaryDirectory() as work:
+            g = _values_to(game, proof["bound"], work)
+            cert = certificate(proof["code"], proof["period"], proof["preperiod"], g,
+                               f"results/{name}/proof.json")
+        if cert["bound"] != proof["bound"]:
+            raise SystemExit(f"{name}: the proof's bound {proof['bound']} is not {cert['bound']}")
+        (RESULTS / name / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
+        print(f"{name}: period {cert['period']} from {cert['preperiod']}, g(0..{cert['bound'] - 1})")
+    if args.only and "census" not in args.only:
+        return 0
+    certs = []
+    for row in read_rows(str(CENSUS), repair=False):
+        if row["period"] is None:
+            continue
+        with tempfile.TemporaryDirectory() as work:
+            g = _values_to(row["code"], row["reached"], work)
+            cert = certificate(row["code"], row["period"], row["preperiod"], g,
+                               "results/census/census.jsonl")
+        if cert["sha256"] != row["certificate"]["sha256"]:
+            raise SystemExit(f"census {row['code']}: the values made again are not the row's")
+        certs.append(cert)
+    (CENSUS / "certificates.jsonl").write_text(certificate_lines(certs))
+    print(f"census: {len(certs)} certificates")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=("run", "check", "census", "published"))
+    p.add_argument("action", choices=("run", "check", "census", "published", "certify"))
     p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
@@ -260,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="census: deepen only the K most promising open classes "
                         "(nimbers census deepen --promising)")
     args = p.parse_args(argv)
-    return {"run": run, "check": check, "census": census, "published": published}[
+    return {"run": run, "check": check, "census": census, "published": published,
+            "certify": certify}[
         args.action](args)
 
 
