@@ -1,8 +1,10 @@
 """The command line: every subcommand, output options, errors and exit codes."""
 
+import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from nimbers.cli import main
@@ -248,3 +250,27 @@ def test_heap_stats_save_and_resume(capsys, tmp_path):
     assert code == 0 and out.split()[:12] == "0 1 2 3 1 4 3 2 1 4 2 6".split()
     code, _, err = run(capsys, "heap", "0.07", "60", "--resume", path)
     assert code == 2 and "holds 0.77" in err
+
+
+def test_heap_save_says_in_one_line_what_it_wrote(capsys, tmp_path):
+    # issue 53: heap grundy 1000000 --save g.npy printed all the values on one line
+    path = tmp_path / "g"
+    code, out, err = run(capsys, "heap", "grundy", "5000", "--save", str(path))
+    assert code == 0 and err == ""
+    assert out.splitlines() == [f"saved g(0) .. g(4999) to {path}.npy, and the state to resume "
+                                f"from (--resume) to {path}.npy.json"]
+    assert len(np.load(f"{path}.npy")) == 5000
+    code, out, _ = run(capsys, "heap", "grundy", "5000", "--save", str(path), "--json")
+    assert code == 0 and len(json.loads(out)["values"]) == 5000   # asked for: JSON has them
+
+
+def test_heap_stats_put_the_summary_first_and_fold_the_lists(capsys):
+    # issue 53: about 1,000 rare n:g pairs on one line came before the summary
+    code, out, _ = run(capsys, "heap", "0.6", "30000", "--stats")
+    lines = out.splitlines()
+    assert code == 0 and [line.split(":")[0] for line in lines[:4]] == [
+        "values", "largest value", "records", "rare mask"]
+    assert max(len(line) for line in lines) <= 100
+    rare = int(lines[3].split("; ")[1].split()[0])
+    listed = sum(len(line.split()) for line in lines[lines.index("rare n:g(n):") + 1:])
+    assert rare > 200 and "more: --json" in out and listed < 220

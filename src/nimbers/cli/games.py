@@ -44,7 +44,8 @@ def game_commands(commands: Commands) -> None:
     p.add_argument("--save", metavar="FILE.npy",
                    help="save the values (.npy added to a name without it) and, beside "
                         "them, the state to resume from (FILE.npy.json); each file is written "
-                        "whole or not at all")
+                        "whole or not at all. The values are then not printed (a line says "
+                        "what was saved; --json still prints them)")
     p.add_argument("--resume", metavar="FILE.npy",
                    help="start from the values saved there (by --save) instead of from 0; "
                         "what is read is checked (a damaged or altered file is refused)")
@@ -144,8 +145,7 @@ def _heap(args: argparse.Namespace) -> str | None:
     values = game.nim_values(args.count)
     stats = game.stats(args.count) if args.stats else None
     period = game.period(max_n=_period_search(game, args)) if args.period else None
-    if args.save is not None:
-        game.save(args.save)
+    saved = _save(game, args.save) if args.save is not None else None
     found = None if period is None else {
         "period": period.period, "preperiod": period.preperiod, "proven": period.proven,
         "checked_up_to": period.checked_up_to, "repetitions": period.repetitions,
@@ -161,10 +161,23 @@ def _heap(args: argparse.Namespace) -> str | None:
         tail = "]" + (f', "period": {to_json(found)}' if found is not None else "") + "}"
         write_values(values, head, ", ", tail)
         return None
-    if stats is not None:
-        return str(stats) + ("" if period is None else f"\n{period}")
+    said = [str(x) for x in (stats, period, saved) if x is not None]
+    if stats is not None or saved is not None:
+        # a --save run writes its values to the file, not the screen (a million on one line
+        # told nobody anything): a line says what was written instead
+        return "\n".join(said)
     write_values(values, "", " ", "" if period is None else f"\n{period}")
     return None
+
+
+def _save(game: Any, path: str) -> str:
+    """Saves the game's values to path (as HeapGame.save) and says in one line what was
+    written where."""
+    from ..games.heap.storage import state_path, values_path
+    game.save(path)
+    known = game._known
+    return (f"saved g(0) .. g({known - 1}) to {values_path(path)}, and the state to resume "
+            f"from (--resume) to {state_path(path)}")
 
 
 def _period_search(game: Any, args: argparse.Namespace) -> int:

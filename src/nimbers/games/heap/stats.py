@@ -35,8 +35,6 @@ import numpy as np
 __all__ = ["HeapStats", "heap_stats", "SparseSpace", "sparse_space", "best_mask",
            "mask_name", "rare_mask_of", "records"]
 
-_SHOWN_RARE = 1000
-
 
 @dataclass(frozen=True)
 class SparseSpace:
@@ -224,23 +222,8 @@ class HeapStats:
                 "record_values": self.record_values.tolist()}
 
     def __str__(self) -> str:
-        lines = [f"values: g(0) .. g({self.count - 1})",
-                 f"largest value: {self.largest}, first at n = {self.largest_at}",
-                 "records (n:g(n), each a new largest value): " + " ".join(
-                     f"{n}:{v}" for n, v in zip(self.record_positions.tolist(),
-                                                self.record_values.tolist()))]
-        if self.mask is None:
-            lines.append("rare values: none (no move splits a heap in two)")
-            return "\n".join(lines)
-        rare = len(self.rare_positions)
-        lines.append(f"rare mask: {self.mask_name}; {rare} rare heap sizes (heap 0 counted)"
-                     + (f", the last at n = {self.last_rare}" if rare else ""))
-        shown = [f"{n}:{v}" for n, v in zip(self.rare_positions[:_SHOWN_RARE].tolist(),
-                                             self.rare_values[:_SHOWN_RARE].tolist())]
-        if shown:
-            more = f" ... ({rare - _SHOWN_RARE} more)" if rare > _SHOWN_RARE else ""
-            lines.append("rare n:g(n): " + " ".join(shown) + more)
-        return "\n".join(lines)
+        from .display import stats_text  # (the text lives with the game's other displays)
+        return stats_text(self)
 
 
 def heap_stats(values: np.ndarray, rules: Sequence[int] | None, mask: Any = None) -> HeapStats:
