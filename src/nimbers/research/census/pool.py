@@ -20,6 +20,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
@@ -91,17 +92,64 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     # never fork: numpy's BLAS threads make fork unsafe (Python 3.12 warns); like spawn, a
     # forkserver's workers import the caller's __main__, so a script needs the usual
     # ``if __name__ == "__main__":`` guard (``nimbers`` and ``python -m nimbers`` have it)
+    script = _unguarded_script()
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     pool = cf.ProcessPoolExecutor(max_workers=workers,
                                   mp_context=multiprocessing.get_context(method),
                                   initializer=worker_start, initargs=(os.getpid(),))
     try:
         yield pool, workers, _local_alive
+    except cf.process.BrokenProcessPool as exc:
+        _stop_workers(pool)
+        if script is None:
+            raise
+        raise RuntimeError(_rerun_message(script, "a worker process ended at its start"
+                                          )) from exc
     except BaseException:  # Ctrl-C or an error: the running tasks are not waited for
         _stop_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _rerun_message(script: str, what: str) -> str:
+    return (f"{what}: the census's worker processes import the script that started them "
+            f"({script}), as multiprocessing's forkserver and spawn do, and so run it again; "
+            'call census in a script under if __name__ == "__main__": (docs/guide.md, "A '
+            'census of octal games")')
+
+
+def _unguarded_script() -> str | None:
+    """The script the pool's workers will import (the caller's ``__main__`` run from a file),
+    or None when there is none (``python -m``, an interactive session, a notebook).
+
+    Raises
+    ------
+    RuntimeError
+        The script has no ``if __name__ == "__main__":`` at all (before any worker starts).
+    SystemExit
+        In a worker importing that script: the census was called outside the
+        ``if __name__ == "__main__":`` guard, which would start workers from workers (the
+        worker says so in one line and ends; the census then raises RuntimeError saying so).
+    """
+    frame = sys._getframe(1)
+    while frame is not None:  # multiprocessing re-running the caller's script names it so
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__mp_main__":
+            raise SystemExit(_rerun_message(frame.f_code.co_filename,
+                                            "census called in a worker process"))
+        frame = frame.f_back  # type: ignore[assignment]
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or getattr(main, "__spec__", None) is not None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return str(path)
+    if b"__main__" not in text:  # no guard at all: refused before the script runs twice
+        raise RuntimeError(_rerun_message(str(path), "census needs worker processes"))
+    return str(path)
 
 
 def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:

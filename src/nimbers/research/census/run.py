@@ -99,13 +99,16 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
         Seconds between progress lines.
 
     The pool's processes start by importing the caller's ``__main__`` (as with
-    multiprocessing's spawn): call census from a script under ``if __name__ == "__main__":``.
+    multiprocessing's spawn): call census from a script under ``if __name__ == "__main__":``
+    (a script without the guard is refused with RuntimeError before any worker starts).
 
     Raises
     ------
     ValueError
         No codes or a bad one, a bad depth, a directory holding another kind of census, an
         unreachable scheduler.
+    RuntimeError
+        Called from a script outside ``if __name__ == "__main__":`` (see above).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
