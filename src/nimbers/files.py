@@ -22,12 +22,20 @@ import contextlib
 import json
 import os
 import re
+import stat
 from typing import IO, Any, Callable, Iterator
 
 __all__ = ["write_atomically", "writing_atomically", "read_capped", "read_json", "json_depth",
-           "read_jsonl", "append_jsonl", "fsync_directory"]
+           "read_jsonl", "append_jsonl", "fsync_directory", "open_own"]
 
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+#: (Windows has neither: no links followed at open, no FIFOs to wait on)
+_NOFOLLOW, _NONBLOCK = getattr(os, "O_NOFOLLOW", 0), getattr(os, "O_NONBLOCK", 0)
+
+#: what json_depth looks for outside strings, and the body of a string up to its end or its
+#: 1024th escape (the regex engine keeps no state per character skipped and some per escape:
+#: a bounded number of escapes a match keeps the scan in constant memory)
+_OUTSIDE = re.compile(r'["\[\]{}]')
+_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*){0,1024}', re.DOTALL)
 
 
 def fsync_directory(folder: str | os.PathLike[str]) -> None:
@@ -43,6 +51,59 @@ def fsync_directory(folder: str | os.PathLike[str]) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def open_own(path: str | os.PathLike[str], flags: int, mode: int = 0o666) -> int:
+    """``os.open(path, flags, mode)`` for a file a program writes in place (a lock, a log, a
+    values file): never through a symbolic link (``O_NOFOLLOW``), and only a regular file with
+    no other name (a link planted at the name would have the program truncate or append to
+    the file it points at, someone's ``~/.bashrc``; writing in place into a hard-linked copy
+    would change the other copy too).
+
+    Raises
+    ------
+    ValueError
+        path is a symbolic link, not a regular file, or has other hard links: one line
+        naming it.
+    OSError
+        Any other failure to open it.
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     os.symlink(os.path.join(d, "victim"), os.path.join(d, "lock"))
+    ...     try:
+    ...         open_own(os.path.join(d, "lock"), os.O_RDWR | os.O_CREAT)
+    ...     except ValueError as e:
+    ...         print(str(e).split(": ", 1)[1])
+    a symbolic link: refused (a run's files are never opened through links)
+    """
+    name = os.fspath(path)
+    try:  # (O_NONBLOCK: a FIFO at the name does not wait; O_TRUNC once the file is checked)
+        fd = os.open(name, (flags & ~os.O_TRUNC) | _NOFOLLOW | _NONBLOCK, mode)
+    except OSError as e:
+        try:
+            kind = os.lstat(name).st_mode
+        except OSError:
+            kind = stat.S_IFREG
+        if stat.S_ISLNK(kind):  # (ELOOP; EMLINK on FreeBSD)
+            raise ValueError(f"{name}: a symbolic link: refused (a run's files are never "
+                             "opened through links)") from None
+        if not stat.S_ISREG(kind):  # (a FIFO without a reader: ENXIO)
+            raise ValueError(f"{name}: not a regular file: refused") from None
+        raise OSError(e.errno, f"{name}: {e.strerror}") from None
+    info = os.fstat(fd)
+    problem = ("not a regular file" if not stat.S_ISREG(info.st_mode) else
+               f"a file with {info.st_nlink - 1} other hard link(s)" if info.st_nlink > 1
+               else None)
+    if problem is not None:
+        os.close(fd)
+        raise ValueError(f"{name}: {problem}: refused (a run writes its files in place: give "
+                         "it a copy, not a link)")
+    if _NONBLOCK:
+        os.set_blocking(fd, True)
+    if flags & os.O_TRUNC:
+        os.ftruncate(fd, 0)
+    return fd
 
 
 @contextlib.contextmanager
@@ -61,7 +122,9 @@ def writing_atomically(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     folder = os.path.dirname(os.path.abspath(target))
     temporary = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.tmp")
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        with contextlib.suppress(FileNotFoundError):  # a kill's leftover, or a planted link
+            os.unlink(temporary)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
         with os.fdopen(fd, "wb") as f:
             yield f
             f.flush()
@@ -94,6 +157,19 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes | Callable[
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
+def _read_at_most(f: IO[bytes], most: int) -> bytes:
+    """The file's bytes, up to most + 1 of them (one more than allowed says it is too long),
+    read a MiB at a time: ``f.read(most + 1)`` would allocate the whole cap (64 MiB) for a
+    file of a few bytes."""
+    data = bytearray()
+    while len(data) <= most:
+        piece = f.read(min(1 << 20, most + 1 - len(data)))
+        if not piece:
+            break
+        data += piece
+    return bytes(data)
+
+
 def read_capped(path: str | os.PathLike[str], most: int, what: str = "file") -> str:
     """The UTF-8 text of a file of at most ``most`` bytes (a larger one, ``/dev/zero`` or a
     device that never ends, is refused after reading most + 1 bytes).
@@ -106,7 +182,7 @@ def read_capped(path: str | os.PathLike[str], most: int, what: str = "file") -> 
         Unreadable.
     """
     with open(path, "rb") as f:
-        data = f.read(most + 1)
+        data = _read_at_most(f, most)
     if len(data) > most:
         raise ValueError(f"{os.fspath(path)}: a {what} of more than {most:,} bytes is refused")
     try:
@@ -118,18 +194,32 @@ def read_capped(path: str | os.PathLike[str], most: int, what: str = "file") -> 
 def json_depth(text: str) -> int:
     """The deepest nesting of [ ] and { } in JSON text, brackets inside strings not counted
     (a scan, no recursion: 100,000 nested brackets would take json.loads past Python's
-    recursion limit).
+    recursion limit).  Linear time and constant memory: a state machine that jumps from one
+    bracket or quote to the next outside strings, and through a string to the quote that ends
+    it (a backslash skips the character it escapes), so a string of 64 MB costs a pass and no
+    memory (a regex matching whole strings kept some 120 bytes per character).
 
-    >>> json_depth('{"a": [[1, 2], [3]], "b": "[[[["}')
+    >>> json_depth('{"a": [[1, 2], [3]], "b": "[[[[", "c": "\\\\\\"]["}')
     3
     """
-    depth = deepest = 0
-    for m in _TOKENS.finditer(text):
-        c = m.group()
-        if c in "[{":
+    depth = deepest = pos = 0
+    outside, body, end = _OUTSIDE.search, _BODY.match, len(text)
+    while (m := outside(text, pos)) is not None:
+        c, pos = m.group(), m.end()
+        if c == '"':  # to the end of the string: the next quote that no backslash escapes
+            while True:
+                found = body(text, pos)  # (always a match, perhaps empty)
+                at = found.end() if found else pos
+                if at >= end or (at == pos and text[at] == "\\"):
+                    return deepest  # a string never closed: json.loads says so
+                if text[at] == '"':
+                    pos = at + 1
+                    break
+                pos = at  # stopped at its 1025th escape: on from there
+        elif c in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif c in "]}":
+        else:
             depth -= 1
     return deepest
 
@@ -156,7 +246,7 @@ def read_json(path: str | os.PathLike[str], what: str, most: int, depth: int) ->
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
-            raw = f.read(most + 1)
+            raw = _read_at_most(f, most)
     except OSError as e:
         raise ValueError(f"cannot read {name}: {e.strerror or e}") from None
     if len(raw) > most:
@@ -193,7 +283,7 @@ def read_jsonl(path: str | os.PathLike[str], what: str, most: int, repair: bool 
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
-            data = f.read(most + 1)
+            data = _read_at_most(f, most)
     except FileNotFoundError:
         return []
     if len(data) > most:

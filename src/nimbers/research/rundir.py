@@ -84,7 +84,7 @@ class RunDirectory:
             Another process holds the folder.
         """
         import fcntl
-        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+        fd = files.open_own(self.folder / LOCK, os.O_RDWR | os.O_CREAT)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -132,6 +132,10 @@ class RunDirectory:
 
     def _claim(self, fresh: bool, state: str | None) -> None:
         names = sorted(p.name for p in self.folder.iterdir() if p.name != LOCK)
+        linked = [n for n in names if (self.folder / n).is_symlink()]
+        if linked:  # (each file is also opened without following links: files.open_own)
+            raise ValueError(f"{self.folder / linked[0]} is a symbolic link: a run's files are "
+                             "never written through links (remove it)")
         foreign = [n for n in names if not self._ours(n)]
         if foreign:
             raise ValueError(f"{self.folder} holds {foreign[0]!r}, which a {self.tool} run "
@@ -179,8 +183,11 @@ class RunDirectory:
     def log(self, line: str) -> None:
         """Appends a timestamped line to progress.log (append-only: a kill loses at most the
         line being written)."""
-        with open(self.folder / PROGRESS_LOG, "a", encoding="utf-8") as f:
-            f.write(f"{_now()} {line}\n")
+        fd = files.open_own(self.folder / PROGRESS_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        try:
+            os.write(fd, f"{_now()} {line}\n".encode())
+        finally:
+            os.close(fd)
 
     # -- results --
     def write_json(self, name: str, data: Any) -> None:

@@ -40,6 +40,7 @@ import numpy as np
 
 from ... import _core
 from ..._limits import check_bytes
+from ...files import open_own
 from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
@@ -152,13 +153,13 @@ class _Run:
             if name != keep and (self.folder / name).exists():
                 (self.folder / name).unlink()
         if data is None:
-            self.fd = os.open(self.folder / store.values_name(1),
-                              os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o666)
+            self.fd = open_own(self.folder / store.values_name(1),
+                               os.O_RDWR | os.O_CREAT | os.O_TRUNC)
             return
         self._check_identity(data)
         self.width, self.seconds = data["width"], float(data["seconds"])
         path = self.folder / store.values_name(self.width)
-        self.fd = os.open(path, os.O_RDWR)
+        self.fd = open_own(path, os.O_RDWR)
         count = data["count"]
         if os.fstat(self.fd).st_size < count * self.width:
             raise ValueError(f"{path}: shorter than its checkpoint's {count} values")
@@ -206,7 +207,7 @@ class _Run:
         """A value past 255: the values go to a 2-byte file, written whole and flushed, then
         a checkpoint names it, then the 1-byte file goes (each state on disk resumes)."""
         wide_path = self.folder / store.values_name(2)
-        fd = os.open(wide_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o666)
+        fd = open_own(wide_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC)
         sha = hashlib.sha256()
         for start in range(0, self.count, _READ):
             n = min(_READ, self.count - start)
