@@ -12,14 +12,17 @@ plot, each open class's rare and record values (lists/), and the SHA-256 of each
 list (SHA256SUMS: the same for every run to the same depth).
 
     python tools/results.py run [--only NAME ...] [--work DIR] [--threads K]
-    python tools/results.py check [--only NAME ...]
+    python tools/results.py check [--only NAME ...] [--until 2^k]
     python tools/results.py census [--until N] [--promising K] [--export-only] [--work DIR]
     python tools/results.py published [--work DIR]
     python tools/results.py certify [--only NAME ...]
 
-``run`` computes (or goes on with) each row; ``check`` recomputes each row from nothing in a
-temporary directory, as far as its proof needed or to its heap count, and compares the SHA-256
-lines with the folder's (exit status 1 naming the first row that differs).  ``certify`` writes
+``run`` computes (or goes on with) each row; ``check`` first checks each folder against its
+SHA256SUMS, then recomputes the row from nothing in a temporary directory, as far as its proof
+needed or to its heap count, and compares every claim (stats.json but for its seconds and
+threads, proof.json, rare.csv, records.csv, certificate.json); with ``--until 2^k`` only
+g(0..2^k-1), against the chain of digests stats.json records, the records and rare values
+below 2^k (exit status 1 naming the first row that differs).  ``certify`` writes
 the certificate of every proven period (docs/certificates.md): NAME/certificate.json for the
 rows above, census/certificates.jsonl for the census's proven classes, each from values made
 again here (a census certificate's SHA-256 must be its row's).  ``published``
@@ -43,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from nimbers.games.heap import octal_game
+from nimbers.notation import read_count
 from nimbers.research.census.depth import pieces
 from nimbers.research.frontier import (FrontierStats, frontier_run, frontier_stats,
                                        frontier_values)
@@ -84,6 +88,7 @@ def _copy(run: Path, name: str) -> FrontierStats:
         frontier_picture(run, out / f"{name}.png")
     except ImportError as exc:
         print(f"{name}: no picture ({exc})", file=sys.stderr)
+    _write_sums(out)
     return stats
 
 
@@ -123,19 +128,110 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: stats.json's fields that say how a run went, not what it found: every other field must be
+#: what a fresh run finds
+CIRCUMSTANTIAL = ("seconds", "values_per_second", "threads")
+SUMS = "SHA256SUMS"
+
+
+def _write_sums(folder: Path) -> None:
+    """folder/SHA256SUMS: the SHA-256 of every other file there (``sha256sum -c SHA256SUMS``)."""
+    lines = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}"
+             for p in sorted(folder.iterdir()) if p.is_file() and p.name != SUMS]
+    (folder / SUMS).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _sums_problem(folder: Path) -> str | None:
+    """What SHA256SUMS says is changed, missing or unlisted in folder, or None."""
+    if not (folder / SUMS).exists():
+        return f"no {SUMS}"
+    pairs = [line.split("  ", 1) for line in
+             (folder / SUMS).read_text(encoding="utf-8").splitlines() if line]
+    listed = {name: digest for digest, name in pairs}
+    present = {p.name for p in folder.iterdir() if p.is_file() and p.name != SUMS}
+    if present != set(listed):
+        return f"{SUMS} lists {sorted(set(listed) ^ present)} differently from the folder"
+    for name, digest in sorted(listed.items()):
+        if hashlib.sha256((folder / name).read_bytes()).hexdigest() != digest:
+            return f"{name} is not the file {SUMS} names"
+    return None
+
+
+def _full_differences(folder: Path, fresh: Path) -> list[str]:
+    """Every claim of the folder a fresh run to its whole heap count does not make."""
+    kept = json.loads((folder / "stats.json").read_text())
+    made = frontier_stats(fresh).as_json()
+    wrong = [f"stats.json {k}" for k, v in kept.items()
+             if k not in CIRCUMSTANTIAL and not (k == "chain" and v is None) and made.get(k) != v]
+    wrong += [f"stats.json lacks {k}" for k in made if k not in kept and k != "chain"]
+    for file in ("proof.json", "rare.csv", "records.csv"):
+        ours, theirs = folder / file, fresh / file
+        if ours.exists() != theirs.exists() or (
+                ours.exists() and ours.read_bytes() != theirs.read_bytes()):
+            wrong.append(file)
+    return wrong + _certificate_differences(folder, fresh)
+
+
+def _certificate_differences(folder: Path, fresh: Path) -> list[str]:
+    from nimbers.research.certificate import values_sha256
+
+    path = folder / "certificate.json"
+    proof = folder / "proof.json"
+    if proof.exists() != path.exists():
+        return ["certificate.json (a proof without one, or one without a proof)"]
+    if not path.exists():
+        return []
+    cert, claimed = json.loads(path.read_text()), json.loads(proof.read_text())
+    same = all(cert.get(k) == claimed.get(k) for k in ("period", "preperiod", "bound")) and \
+        frontier_stats(fresh).heap_sizes >= cert["bound"] and \
+        cert["sha256"] == values_sha256(frontier_values(fresh, 0, cert["bound"]))
+    return [] if same else ["certificate.json"]
+
+
+def _prefix_differences(folder: Path, fresh: Path, n: int) -> list[str]:
+    """The claims about g(0..n-1) that a fresh run to n does not make: the chain's digest at
+    n, the records below n, the rare values below n (under the same mask)."""
+    kept = json.loads((folder / "stats.json").read_text())
+    made = frontier_stats(fresh)
+    wrong = [] if (kept.get("chain") or {}).get(str(n)) == (made.chain or {}).get(str(n)) \
+        else [f"the chain's digest of g(0..{n - 1})"]
+    for file in ("records.csv", "rare.csv"):
+        if file == "rare.csv" and kept["mask"] != made.mask_name:
+            continue
+        ours = [line for line in (folder / file).read_text().splitlines()[1:]
+                if int(line.split(",")[0]) < n]
+        if ours != (fresh / file).read_text().splitlines()[1:]:
+            wrong.append(f"{file} below {n:,}")
+    return wrong
+
+
 def check(args: argparse.Namespace) -> int:
     for name, game, _, _ in _rows(args.only):
-        path = RESULTS / name / "stats.json"
-        if not path.exists():
+        folder = RESULTS / name
+        if not (folder / "stats.json").exists():
             print(f"{name}: not computed yet")
             continue
-        kept = FrontierStats.from_json(json.loads(path.read_text()), str(path))
+        problem = _sums_problem(folder)
+        if problem:
+            print(f"{name}: {problem}")
+            return 1
+        kept = FrontierStats.from_json(json.loads((folder / "stats.json").read_text()),
+                                       str(folder / "stats.json"))
+        n = kept.heap_sizes if args.until is None else min(kept.heap_sizes, read_count(
+            args.until, most=2**48, least=1))
+        if n < kept.heap_sizes and str(n) not in (kept.chain or {}):
+            print(f"{name}: no digest of g(0..{n - 1}) recorded (its chain has "
+                  f"{', '.join(sorted(kept.chain or {}, key=int)) or 'none'})")
+            return 2
+        began = time.monotonic()
         with tempfile.TemporaryDirectory() as work:
-            again = frontier_run(game, kept.heap_sizes, work, threads=args.threads)
-        same = again.sha256 == kept.sha256 and again.proof_sha256 == kept.proof_sha256
-        print(f"{name}: {'the same' if same else 'DIFFERENT'} SHA-256 "
-              f"({again.heap_sizes:,} heap sizes)")
-        if not same:
+            frontier_run(game, n, work, threads=args.threads, progress=False)
+            wrong = (_full_differences(folder, Path(work)) if n == kept.heap_sizes
+                     else _prefix_differences(folder, Path(work), n))
+        what = "every claim" if n == kept.heap_sizes else "the chain, records and rare values"
+        print(f"{name}: {'DIFFERENT: ' + ', '.join(wrong) if wrong else 'the same: ' + what} "
+              f"(g(0..{n - 1}) made again, {time.monotonic() - began:.0f} s)")
+        if wrong:
             return 1
     return 0
 
@@ -159,9 +255,9 @@ def census(args: argparse.Namespace) -> int:
     if not args.export_only:
         if (work / "census.jsonl").exists():
             only = ["--promising", str(args.promising)] if args.promising else []
-            _nimbers("census", "deepen", str(work), "--until", args.until, *only)
+            _nimbers("census", "deepen", str(work), "--until", args.until or "2^24", *only)
         else:
-            _nimbers("census", "run", "--digits", "3", "--until", args.until, "--out",
+            _nimbers("census", "run", "--digits", "3", "--until", args.until or "2^24", "--out",
                      str(work))
         print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
     CENSUS.mkdir(parents=True, exist_ok=True)
@@ -277,6 +373,7 @@ def certify(args: argparse.Namespace) -> int:
         if cert["bound"] != proof["bound"]:
             raise SystemExit(f"{name}: the proof's bound {proof['bound']} is not {cert['bound']}")
         (RESULTS / name / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
+        _write_sums(RESULTS / name)
         print(f"{name}: period {cert['period']} from {cert['preperiod']}, g(0..{cert['bound'] - 1})")
     if args.only and "census" not in args.only:
         return 0
@@ -303,7 +400,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
-    p.add_argument("--until", default="2^24", help="census: the depth (default 2^24)")
+    p.add_argument("--until", default=None,
+                   help="census: the depth (default 2^24); check: re-check g(0..N-1) only, "
+                        "against the chain (N a power of two it records)")
     p.add_argument("--export-only", action="store_true",
                    help="census: copy WORK/census as it stands (while a deepening goes on, "
                         "the levels it finished), computing nothing")

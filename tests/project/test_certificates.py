@@ -156,3 +156,37 @@ def test_the_chain_is_the_hash_of_each_power_of_two() -> None:
     chain = chain_of(g)
     assert sorted(map(int, chain)) == [4096, 8192, 16384]
     assert all(chain[k] == values_sha256(g[:int(k)]) for k in chain)
+
+
+def test_a_frontier_run_keeps_its_chain_across_a_resume(tmp_path: Path) -> None:
+    from nimbers.research.frontier import frontier_run, frontier_values
+
+    first = frontier_run("0.6", 10000, tmp_path / "a", progress=False, head=4096)
+    again = frontier_run("0.6", 40000, tmp_path / "a", progress=False, head=4096)
+    fresh = frontier_run("0.6", 40000, tmp_path / "b", progress=False, head=4096)
+    assert first.chain is not None and again.chain is not None
+    assert set(first.chain) == {"4096", "8192"} and set(first.chain) < set(again.chain)
+    assert again.chain == fresh.chain == chain_of(frontier_values(tmp_path / "a"))
+
+
+def test_a_checkpoint_with_an_edited_chain_is_refused(tmp_path: Path) -> None:
+    from nimbers.research.frontier import frontier_run
+    from nimbers.research.frontier import store
+
+    frontier_run("0.6", 10000, tmp_path, progress=False, head=4096)
+    data = json.loads((tmp_path / "checkpoint.json").read_text())
+    del data["seal"]
+    data["chain"]["4096"] = data["chain"]["8192"]
+    store.write_checkpoint(tmp_path, {k: v for k, v in data.items() if k != "format"})
+    with pytest.raises(ValueError, match="chain"):
+        frontier_run("0.6", 20000, tmp_path, progress=False, head=4096)
+
+
+def test_a_run_manifest_names_the_commit(tmp_path: Path) -> None:
+    from nimbers.research.frontier import frontier_run
+    from nimbers.research.rundir import source_commit
+
+    frontier_run("0.6", 1000, tmp_path, progress=False)
+    session = json.loads((tmp_path / "manifest.json").read_text())["sessions"][-1]
+    assert session["commit"] == source_commit()
+    assert session["commit"] == "unknown" or len(session["commit"]) == 40

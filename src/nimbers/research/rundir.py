@@ -2,7 +2,8 @@
 census, and laid out the same way whatever wrote it.
 
 - ``manifest.json``: what was run -- the tool, the game or codes, the parameters, the nimbers
-  version and each session that worked on it (started, until, threads, machine);
+  version and git commit and each session that worked on it (started, until, threads,
+  machine);
 - ``progress.log``: a plain line every interval (heap size, rate, time left), appended
   whether or not anyone watches, so ``tail -f`` follows a run left for days;
 - the tool's own state (checkpoints, values, tables) and results (JSON with one spelling of
@@ -26,11 +27,13 @@ copy from elsewhere or a half-restored backup.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
 import platform
 import shutil
+import subprocess
 import time
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -39,7 +42,7 @@ from .._version import __version__
 from .. import files
 from ..files import write_atomically
 
-__all__ = ["RunDirectory", "MANIFEST", "PROGRESS_LOG", "read_json"]
+__all__ = ["RunDirectory", "MANIFEST", "PROGRESS_LOG", "read_json", "source_commit"]
 
 MANIFEST, PROGRESS_LOG, LOCK = "manifest.json", "progress.log", "lock"
 #: Every file a run directory keeps besides the tool's own (temporary files of an
@@ -174,7 +177,7 @@ class RunDirectory:
         sessions = data.get("sessions")
         if not isinstance(sessions, list):
             sessions = []
-        sessions.append({"started": _now(), "nimbers": __version__,
+        sessions.append({"started": _now(), "nimbers": __version__, "commit": source_commit(),
                          "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
                          "cpus": os.cpu_count(), **parameters})
         data["sessions"] = sessions[-1000:]
@@ -202,6 +205,21 @@ class RunDirectory:
         writer.writerow(header)
         writer.writerows(rows)
         write_atomically(self.folder / name, out.getvalue())
+
+
+@functools.lru_cache(maxsize=1)
+def source_commit() -> str:
+    """The git commit of the source this nimbers runs from (``git rev-parse HEAD`` in the
+    package's folder), or "unknown" (an installed wheel, no git): which code made a run."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
+                              capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    commit = done.stdout.strip()
+    ok = done.returncode == 0 and len(commit) == 40 and all(c in "0123456789abcdef"
+                                                             for c in commit)
+    return commit if ok else "unknown"
 
 
 def _now() -> str:

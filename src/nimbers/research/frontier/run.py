@@ -46,6 +46,7 @@ from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
 from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of, records,
                                  sparse_space)
+from ..certificate import ValueHasher
 from ..rundir import RunDirectory, read_json
 from . import store
 from .proof import PeriodWatch
@@ -85,6 +86,7 @@ class _Values:
     def __init__(self, space: SparseSpace) -> None:
         self.space = space
         self.sha = hashlib.sha256()
+        self.chain = ValueHasher()      # the width-free digests of each 2^k values
         self.largest, self.largest_at, self.p_positions = 0, 0, 0
         self.records: list[tuple[int, int]] = []
         self.counts = np.zeros(2, dtype=np.int64)  # of 2 g + (n mod 2), heap 0 included
@@ -97,6 +99,7 @@ class _Values:
         if not len(values):
             return
         self.sha.update(values.astype(f"<u{width}", copy=False).tobytes())
+        self.chain.update(values)
         top = int(values.max())
         if top > self.largest or start == 0:
             where, value = records(values)  # the chunk's own records, then past the largest
@@ -176,6 +179,8 @@ class _Run:
         self.count = count
         if self.account.sha.hexdigest() != data["sha256"]:
             raise ValueError(f"{path}: the values do not match the checkpoint's SHA-256")
+        if any(self.account.chain.chain.get(k) != v for k, v in data.get("chain", {}).items()):
+            raise ValueError(f"{path}: the values do not match the checkpoint's chain")
         self._set_mask(data["mask"] << 1 | int(data["parity"]))
         if self.watch.applies:
             self._check_period()
@@ -343,7 +348,8 @@ class _Run:
             values_per_second=round(self.count / self.seconds, 1) if self.seconds else 0.0,
             threads=self.threads, period=proof.get("period"), preperiod=proof.get("preperiod"),
             proof_bound=proof.get("bound"), proof_sha256=proof.get("sha256"),
-            theorem=proof.get("theorem"), last_exception=proof.get("last_exception"))
+            theorem=proof.get("theorem"), last_exception=proof.get("last_exception"),
+            chain=dict(a.chain.chain))
 
     def checkpoint(self) -> None:
         os.fsync(self.fd)
@@ -358,7 +364,8 @@ class _Run:
             "game": self.game.name, "code": self.game.code,
             "rules": None if self.game.rules is None else list(self.game.rules),
             "count": self.count, "width": self.width, "mask": self.emask >> 1,
-            "parity": bool(self.emask & 1), "sha256": stats.sha256, "seconds": self.seconds})
+            "parity": bool(self.emask & 1), "sha256": stats.sha256, "seconds": self.seconds,
+            "chain": stats.chain})
 
     def close(self) -> None:
         if self.fd >= 0:

@@ -5,7 +5,9 @@
   and switches the checkpoint to it: at every instant the checkpoint names a file holding
   its values;
 - ``checkpoint.json``: the game (code and digits), how many values are final, their width
-  and file, the mask and the SHA-256 of those values, sealed by a SHA-256 of its own, every
+  and file, the mask and the SHA-256 of those values, the chain (the SHA-256 of the first 2^k
+  values as little-endian uint32, width-free: a re-check may stop at any power of two;
+  checked again on resume), sealed by a SHA-256 of its own, every
   field checked for its type and range when read (a hand-edited or crafted one is refused
   in one line, never continued);
 - on resume the head of the values is re-derived from the rules by the ordinary engine and a
@@ -78,7 +80,15 @@ def _field_problem(data: dict[str, Any]) -> str | None:
         return "its sha256 is not a SHA-256"
     if not 0 <= data["seconds"] < 1e12:
         return "its seconds are out of range"
+    chain = data.get("chain", {})
+    if not (isinstance(chain, dict) and len(chain) <= 64 and all(
+            k in _POWERS and isinstance(v, str) and len(v) == 64 for k, v in chain.items())):
+        return "its 'chain' is not the digests of 2^k values"
     return None
+
+
+#: the chain's keys: the powers of two (research.certificate.ValueHasher)
+_POWERS = {str(1 << k) for k in range(64)}
 
 
 def _upgraded(data: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,8 @@ class FrontierStats:
     many times a new largest value appeared; p_positions: heap sizes of value 0; sha256: of
     the values file's first heap_sizes values (width bytes each), so two runs compare by one
     line.  period, preperiod, proof_bound, proof_sha256, theorem: the period once proven (by
-    g(0..proof_bound-1), whose SHA-256 is proof_sha256), else None.
+    g(0..proof_bound-1), whose SHA-256 is proof_sha256), else None.  chain: the digests of the
+    first 2^k values (None in runs made before it was kept).
     """
 
     game: str
@@ -51,6 +52,9 @@ class FrontierStats:
     proof_sha256: str | None = None
     theorem: str | None = None
     last_exception: dict[str, int] | None = None
+    #: the SHA-256 of g(0 .. 2^k - 1) as little-endian uint32 for 2^12 <= 2^k <= heap_sizes
+    #: (:mod:`nimbers.research.certificate`): a re-check may stop at any power of two
+    chain: dict[str, str] | None = None
 
     @property
     def mask_name(self) -> str:
@@ -93,6 +97,10 @@ class FrontierStats:
                      "largest_at", "records", "p_positions", "threads"):
             if type(data[name]) is not int:
                 raise ValueError(f"{where}: its {name!r} is not an int")
+        chain = data.get("chain")
+        if chain is not None and not (isinstance(chain, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in chain.items())):
+            raise ValueError(f"{where}: its 'chain' is not a table of digests")
         return cls(**data)
 
     def summary(self) -> str:
