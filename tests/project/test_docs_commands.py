@@ -65,8 +65,23 @@ COMMANDS = [(f"{path.name}:{number}", command) for path in DOCS
             for number, command in shell_commands(path)]
 
 
+#: options that need an optional extra, with the module and how to install it
+NEEDS = {"--png": ("PIL", "Pillow is not installed (pip install 'nimbers[plot]')")}
+
+
+def installed(module: str) -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
 def skipped(command: str) -> str | None:
     """Why a command is not run, or None."""
+    for option, (module, why) in NEEDS.items():
+        if option in shlex.split(command) and not installed(module):
+            return why
     return next((why for start, why in SKIPPED.items() if f"{command} ".startswith(f"{start} ")),
                 None)
 
