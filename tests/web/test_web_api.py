@@ -242,6 +242,17 @@ def test_sequences(server):
     assert ok(server, "/api/sequence/turning", game="1-4", n=5)["closed_form"] is None
 
 
+def test_the_page_proves_what_the_command_line_proves_and_says_its_cap(server):
+    # issue 53: 0.16 said "no period found up to n = 4096" where heap 0.16 --period proves it
+    # in 0.2 s; the search goes as far as the command line's now, and a capped one says so
+    r = ok(server, "/api/sequence/heap", game="0.16", n=50)
+    assert (r["period"], r["preperiod"], r["proven"], r["note"]) == (149459, 105351, True, None)
+    capped = ok(server, "/api/sequence/heap", game="0.6", n=50, search=4096)
+    assert not capped["proven"] and capped["searched"] == 4096
+    assert capped["note"] == ("searched up to n = 4096 here; nimbers heap 0.6 --period --max-n "
+                              "2^24 searches further")
+
+
 # ---- bad input: 4xx with a message, never 500 -------------------------------------------------
 
 BAD = [

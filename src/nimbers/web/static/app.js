@@ -595,15 +595,19 @@ function svg(tag, attrs = {}, text = "") {
 async function plotHeap() {
   const game = $("seq-heap-game").value, n = $("seq-heap-n").value;
   const current = ticket("heap-sequence");
-  // look for the period among 65536 values; if that runs past the time limit, among 4096
-  const r = await guarded("seq-heap-error", () => api("/api/sequence/heap", { game, n, search: 65536 })
+  // look for the period as far as the command line does (2^20 values; cheap proofs such as
+  // 0.16's are found); if that runs past the time limit, among 4096, and say so
+  let cut = "";
+  const r = await guarded("seq-heap-error", () => api("/api/sequence/heap", { game, n })
     .catch((e) => {
       if (!String(e.message).includes("longer than")) throw e;
+      cut = "the full search ran past the playground's time limit: ";
       return api("/api/sequence/heap", { game, n, search: 4096 });
     }));
   if (!r || !current()) return;
+  const note = r.note ? ` (${cut}${r.note})` : "";
   $("seq-heap-info").replaceChildren(
-    el("div", { id: "seq-heap-period", text: `${r.name} (${r.code}): ${r.text}` }),
+    el("div", { id: "seq-heap-period", text: `${r.name} (${r.code}): ${r.text}${note}` }),
     el("div", { class: "other", text: "g(0 …): " + r.values.slice(0, 60).join(" ") + (r.values.length > 60 ? " …" : "") }));
   const plot = $("seq-heap-plot");
   const W = 800, H = 280, left = 34, bottom = 22, top = 8;
