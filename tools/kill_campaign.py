@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from nimbers.games.heap import heap_game_from_code
+from nimbers.games import heap_game
 from nimbers.research.frontier import frontier_run
 
 WIDE = "0." + "7" * 31
@@ -30,7 +30,7 @@ KILLER = Path(__file__).resolve().parents[1] / "tests" / "research" / "test_fron
 
 
 def _sha(code: str, n: int) -> str:
-    v = heap_game_from_code(code).nim_values(n)
+    v = heap_game(code).nim_values(n)
     width = 1 if int(v.max()) < 256 else 2
     return hashlib.sha256(v.astype(f"<u{width}").tobytes()).hexdigest()
 

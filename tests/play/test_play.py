@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from nimbers.games import heap_game_from_code, octal_game
+from nimbers.games import heap_game, octal_game
 from nimbers.games.codes import HEAP_GAMES, game_key, heap_game_code
 from nimbers.play import (AcrosticPlay, BoardPlay, HeapPlay, NimPlay, TurningPlay, play,
                                 say_heap_move, setup_game)
@@ -331,7 +331,7 @@ def test_acrostic_moves_in_a_row_or_a_column_either_way_round():
 
 def test_names_and_codes():
     for key, named in HEAP_GAMES.items():
-        game = heap_game_from_code(named.name)
+        game = heap_game(named.name)
         assert game.code == named.code and game_key(named.name) == key
         assert "Winning Ways" in named.source
     assert heap_game_code("Dawson's Chess").code == "0.137"
@@ -409,7 +409,7 @@ def _typed_heap_move(before, after):
 def test_heap_hints_and_computer_against_brute_force(code, misere):
     digits = [int(d) for d in code.replace(".", "")]
     moves, value = _heap_oracle(digits)
-    game = HeapPlay(heap_game_from_code(code), misere=misere)
+    game = HeapPlay(heap_game(code), misere=misere)
     rng = random.Random(12)
     for heaps in ([1], [2], [3, 4], [5, 2], [6], [7, 3, 1], [4, 4], [9]):
         if not moves(tuple(heaps)):

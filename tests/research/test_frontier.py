@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from nimbers.research.frontier import frontier_run, frontier_stats, frontier_values
-from nimbers.games.heap import heap_game_from_code
+from nimbers.games import heap_game
 
 #: the engine's values, not the proofs, are under test here: runs go on past a proof
 SMALL = {"head": 8192, "window": 8192, "stop_at_proof": False}
@@ -27,7 +27,7 @@ TINY = {"head": 1024, "window": 4096, "stop_at_proof": False}  # the values file
 
 def reference(code: str, n: int) -> tuple[np.ndarray, str]:
     """The ordinary engine's values and the SHA-256 of their stored layout."""
-    values = heap_game_from_code(code).nim_values(n, progress=False)
+    values = heap_game(code).nim_values(n, progress=False)
     width = 1 if int(values.max()) < 256 else 2
     return values, hashlib.sha256(values.astype(f"<u{width}").tobytes()).hexdigest()
 

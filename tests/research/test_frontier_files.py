@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from nimbers import files
-from nimbers.games.heap import heap_game_from_code
+from nimbers.games import heap_game
 from nimbers.research.frontier import frontier_run, frontier_values
 from nimbers.research.frontier import store
 
@@ -34,7 +34,7 @@ def test_a_proven_period_is_recorded_and_the_run_stops_at_its_bound(tmp_path: Pa
     stats = frontier_run("0.16", 2**20, tmp_path, progress=False)
     assert (stats.period, stats.preperiod, stats.proof_bound) == (149459, 105351, 509622)
     assert stats.heap_sizes == 509622  # the least heap count that proves it
-    values = heap_game_from_code("0.16").nim_values(509622)
+    values = heap_game("0.16").nim_values(509622)
     assert stats.proof_sha256 == sha(values)
     proof = json.loads((tmp_path / "proof.json").read_text())
     assert proof["period"] == 149459 and proof["bound"] == 509622
@@ -54,7 +54,7 @@ def test_the_last_exception_is_shown_from_the_values(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("code, n", [("grundy", 1 << 18), ("0.127", 60000), ("0.6", 1 << 16)])
 def test_the_statistics_are_the_heap_commands(tmp_path: Path, code: str, n: int) -> None:
-    game = heap_game_from_code(code)
+    game = heap_game(code)
     expected = game.stats(n)
     stats = frontier_run(code, n, tmp_path, threads=1, head=8192, window=1 << 17,
                          stop_at_proof=False, progress=False)
@@ -102,7 +102,7 @@ def test_killed_at_any_system_call_of_a_widening_it_resumes(tmp_path: Path, k: i
     subprocess.run([sys.executable, "-c", _KILLER % (WIDE, 256), str(tmp_path), str(k)], env=env,
                    check=False, timeout=120)
     stats = frontier_run(WIDE, 3000, tmp_path, threads=1, **ENGINE)
-    assert stats.sha256 == sha(heap_game_from_code(WIDE).nim_values(3000))
+    assert stats.sha256 == sha(heap_game(WIDE).nim_values(3000))
     assert sorted(p.name for p in tmp_path.glob("values*")) == ["values16.bin"]
 
 
@@ -115,7 +115,7 @@ def test_killed_while_its_first_values_widen_it_resumes(tmp_path: Path, k: int) 
     subprocess.run([sys.executable, "-c", _KILLER % (WIDE, 512), str(tmp_path), str(k)], env=env,
                    check=False, timeout=120)
     stats = frontier_run(WIDE, 3000, tmp_path, threads=1, **{**ENGINE, "head": 512})
-    assert stats.sha256 == sha(heap_game_from_code(WIDE).nim_values(3000))
+    assert stats.sha256 == sha(heap_game(WIDE).nim_values(3000))
     assert sorted(p.name for p in tmp_path.glob("values*")) == ["values16.bin"]
 
 
@@ -217,7 +217,7 @@ def test_a_run_stopped_before_its_first_checkpoint_starts_again(tmp_path: Path) 
     frontier_run("grundy", 3000, tmp_path, threads=1, **ENGINE)
     (tmp_path / "checkpoint.json").unlink()
     stats = frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE)
-    assert stats.sha256 == sha(heap_game_from_code("grundy").nim_values(4000))
+    assert stats.sha256 == sha(heap_game("grundy").nim_values(4000))
     (tmp_path / "manifest.json").write_text('{"tool": "census"}')
     with pytest.raises(ValueError, match="not the manifest of a frontier run"):
         frontier_run("grundy", 4000, tmp_path, threads=1, **ENGINE)

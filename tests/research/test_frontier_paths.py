@@ -14,7 +14,7 @@ import pytest
 
 from nimbers import _core
 from nimbers.research.frontier import frontier_run
-from nimbers.games.heap import heap_game_from_code
+from nimbers.games import heap_game
 
 PATHS = _core.frontier_paths()
 RUNS = [("grundy", 300_000, 1), ("0.6", 300_000, 2), ("0.354", 200_000, 1), ("4.044", 200_000, 2)]
@@ -23,7 +23,7 @@ RUNS = [("grundy", 300_000, 1), ("0.6", 300_000, 2), ("0.354", 200_000, 1), ("4.
 @functools.lru_cache(maxsize=None)
 def reference(code: str, n: int) -> str:
     """The SHA-256 of the ordinary engine's values in the stored layout."""
-    values = heap_game_from_code(code).nim_values(n, progress=False)
+    values = heap_game(code).nim_values(n, progress=False)
     width = 1 if int(values.max()) < 256 else 2
     return hashlib.sha256(values.astype(f"<u{width}").tobytes()).hexdigest()
 

@@ -31,8 +31,10 @@ from typing import Any
 from .codes import TakeBreakCode, Term, parse_take_break_code, parse_turning_code
 from .engine import (CycleError, ImpartialGame, grundy, mex, misere_grundy, sum_value,
                      winning_move_in_sum)
-from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, heap_game_from_code, octal_game,
-                   subtraction_game, take_break_game)
+from .heap import (HeapGame, HeapStats, Periodicity, grundy_game, octal_game, subtraction_game,
+                   take_break_game)
+from .catalogue import heap_game
+from .catalogue import heap_game_from_code  # noqa: F401  (deprecated: heap_game, for old code)
 from .misere import Genus, genus_of, is_tame_genus, tame_sum
 from .nim import Move, Nim, NimSolution, nim_sum, solve_bottom_up, solve_memo, winning_moves
 from .positions import heads_2d, heads_of
@@ -45,7 +47,7 @@ from .vocabulary import ComponentRuleset, Ruleset
 __all__ = ["TakeBreakCode", "Term", "parse_take_break_code", "parse_turning_code",
            "CycleError", "ImpartialGame", "grundy", "mex", "misere_grundy", "sum_value",
            "winning_move_in_sum", "Genus", "genus_of", "is_tame_genus", "tame_sum",
-           "HeapGame", "HeapStats", "Periodicity", "grundy_game", "heap_game_from_code", "octal_game",
+           "HeapGame", "HeapStats", "Periodicity", "grundy_game", "heap_game", "octal_game",
            "subtraction_game", "take_break_game",
            "Move", "Nim", "NimSolution", "nim_sum", "solve_bottom_up", "solve_memo", "winning_moves",
            "heads_2d", "heads_of", "MisereQuotient", "misere_quotient",

@@ -29,6 +29,7 @@ Lookups return game objects (:class:`.HeapGame`, :class:`.TurningGame`, :class:`
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -199,6 +200,14 @@ def heap_game(name: str) -> HeapGame:
             or _turning_code(name) is not None:
         raise _wrong_family(name, "heap")
     raise _unknown(name, "heap")
+
+
+def heap_game_from_code(code: str) -> HeapGame:
+    """Deprecated: :func:`heap_game`, the one resolver of heap game names and codes, takes
+    the same names and codes (and ``S(1,3,4)``); this calls it, with a DeprecationWarning."""
+    warnings.warn("heap_game_from_code is deprecated: use nimbers.games.heap_game, the one "
+                  "resolver of heap game names and codes", DeprecationWarning, stacklevel=2)
+    return heap_game(code)
 
 
 def turning_game(name: str, **limits: Any) -> TurningGame:

@@ -23,9 +23,9 @@ Periodicity(period=12, preperiod=71, proven=True, checked_up_to=...)
 from .game import HeapGame
 from .misere_play import MISERE_SEARCH_TOKENS
 from .periodicity import GUY_SMITH, WINDOW, Periodicity
-from .rulesets import grundy_game, heap_game_from_code, octal_game, subtraction_game, take_break_game
+from .rulesets import grundy_game, octal_game, subtraction_game, take_break_game
 from .stats import HeapStats
 
 __all__ = ["HeapGame", "HeapStats", "Periodicity", "subtraction_game", "octal_game",
-           "take_break_game", "grundy_game", "heap_game_from_code", "MISERE_SEARCH_TOKENS",
+           "take_break_game", "grundy_game", "MISERE_SEARCH_TOKENS",
            "GUY_SMITH", "WINDOW"]

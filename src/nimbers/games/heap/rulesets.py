@@ -8,11 +8,10 @@ from typing import Iterable
 
 import numpy as np
 
-from ..codes import GRUNDY_NAMES, TakeBreakCode, game_key, heap_game_code, parse_take_break_code
+from ..codes import TakeBreakCode, parse_take_break_code
 from .game import HeapGame
 
-__all__ = ["take_break_game", "octal_game", "subtraction_game", "grundy_game",
-           "heap_game_from_code"]
+__all__ = ["take_break_game", "octal_game", "subtraction_game", "grundy_game"]
 
 
 def take_break_game(code: str, name: str | None = None) -> HeapGame:
@@ -134,21 +133,3 @@ def grundy_game() -> HeapGame:
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1]
     """
     return HeapGame("Grundy's game", None, "grundy", "grundy")
-
-
-def heap_game_from_code(code: str) -> HeapGame:
-    """A heap game from its code or its name: a take-and-break code ("0.77", "4.07", "0.3F"),
-    a name of :data:`.codes.HEAP_GAMES` ("kayles", "Dawson's Chess", ...) or "grundy" for
-    Grundy's game.
-
-    >>> heap_game_from_code("grundy").name, heap_game_from_code("0.77").code
-    ("Grundy's game", '0.77')
-    >>> heap_game_from_code("dawson's kayles").code
-    '0.07'
-    """
-    if isinstance(code, str) and game_key(code) in GRUNDY_NAMES:
-        return grundy_game()
-    named = heap_game_code(code) if isinstance(code, str) else None
-    if named is not None:
-        return take_break_game(named.code, named.name)
-    return take_break_game(code)
