@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import pathlib
+import re
 
 import pytest
 
@@ -182,3 +183,85 @@ def test_imports_run_down_the_floors(module):
                     if floor_of(m) > here and m != DEPRECATED_ALIASES.get(module))
     assert upward == [], (f"{module} ({FLOORS[here][0]}) imports from floors above it: "
                           + ", ".join(f"{m} ({FLOORS[floor_of(m)][0]})" for m in upward))
+
+
+# ---- docs/layout.md says what is (issue 48: it was wrong in eight places) ------------------
+
+LAYOUT = SRC.parent / "docs" / "layout.md"
+#: packages whose every module the layout's table names
+LISTED_WHOLE = ("nimbers", "nimbers.games", "nimbers.research", "nimbers.notation")
+
+
+def layout_table() -> list[tuple[str, list[str]]]:
+    """(floor, the modules its row names) from the diagram of docs/layout.md, top floor
+    first: a ``name:`` sets the package of the names after it, ``;`` ends it, a trailing
+    ``/`` marks a package, parentheses are comments."""
+    text = LAYOUT.read_text(encoding="utf-8")
+    block = text.split("```\n", 2)[1]
+    rows: list[tuple[str, str]] = []
+    for line in block.splitlines():
+        if not line.strip() or line.strip().startswith("─"):
+            continue
+        floor = next((name for name, _ in FLOORS if line[:15].strip() == name), None)
+        if floor is not None:
+            rows.append((floor, line[15:]))
+        else:
+            rows[-1] = (rows[-1][0], rows[-1][1] + " " + line[15:])
+    table = []
+    for floor, words in rows:
+        words = re.sub(r"\([^()]*\)", " ", words).replace(";", " ; ")
+        prefix, names = None, []
+        for word in words.split():
+            if word == ";":
+                prefix = None
+            elif word.endswith(":"):
+                prefix = word[:-1]
+            elif prefix is None or word.startswith("nimbers"):
+                names.append(word.rstrip("/"))
+            else:
+                names.append(f"{prefix}.{word.rstrip('/')}")
+        table.append((floor, names))
+    return table
+
+
+def test_the_layout_reads_as_a_table():
+    table = layout_table()
+    assert [floor for floor, _ in table] == [name for name, _ in reversed(FLOORS)]
+    assert ("nimbers.research.census" in dict(table)["research"]
+            and "nimbers.lexicode" in dict(table)["games"])
+
+
+@pytest.mark.parametrize("floor, names", layout_table(), ids=[f for f, _ in layout_table()])
+def test_the_layout_names_every_module_on_its_floor(floor, names):
+    modules = _modules()
+    for name in names:
+        assert name in modules, f"docs/layout.md names {name}, which is no module"
+        assert FLOORS[floor_of(name)][0] == floor, \
+            f"docs/layout.md puts {name} on {floor}, FLOORS on {FLOORS[floor_of(name)][0]}"
+
+
+def test_the_layout_leaves_no_module_out():
+    named = {name for _, names in layout_table() for name in names} | set(LISTED_WHOLE)
+    for package in LISTED_WHOLE:
+        children = {m for m in _modules() if m.rpartition(".")[0] == package}
+        assert children <= named, f"docs/layout.md leaves out {sorted(children - named)}"
+
+
+def test_the_layout_names_every_module_that_renames_its_own_files():
+    # "files writes files atomically": the writers that do not use it yet are named
+    text = LAYOUT.read_text(encoding="utf-8")
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if path.name != "files.py" and re.search(r"\bos\.(replace|rename)\(", source):
+            assert str(path.relative_to(PACKAGE)) in text, f"docs/layout.md: {path} renames"
+
+
+def test_the_layout_names_every_statistics_class_and_best_mask():
+    text = LAYOUT.read_text(encoding="utf-8")
+    for module, path in _modules().items():
+        if path.suffix != ".py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+        if "best_mask" in defined or any(d.endswith("Stats") for d in defined):
+            assert module.removeprefix("nimbers.") in text, f"docs/layout.md: {module}"
