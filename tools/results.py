@@ -251,6 +251,12 @@ def _nimbers(*args: str) -> None:
 
 def census(args: argparse.Namespace) -> int:
     work = Path(args.work) / "census"
+    try:
+        import matplotlib  # noqa: F401  (the plot: checked before anything is computed or written)
+    except ImportError:
+        print("results.py: the census's plot needs matplotlib (pip install 'nimbers[plot]'); "
+              "nothing computed or written", file=sys.stderr)
+        return 2
     began = time.monotonic()
     if not args.export_only:
         if (work / "census.jsonl").exists():
@@ -260,42 +266,87 @@ def census(args: argparse.Namespace) -> int:
             _nimbers("census", "run", "--digits", "3", "--until", args.until or "2^24", "--out",
                      str(work))
         print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
-    CENSUS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(work / "census.jsonl", CENSUS / "census.jsonl")
-    for name, options in CENSUS_EXPORTS:
-        _nimbers("census", "export", str(work), *options, "--out", str(CENSUS / name))
-    _nimbers("census", "report", str(work), "--plot", str(CENSUS / "census.png"))
-    lists = _copy_lists(work)
-    # The tables and lists only: census.jsonl also keeps each row's seconds and peak memory,
-    # which no two runs share (`census verify` re-checks its rows instead), and the PNG's
-    # bytes depend on matplotlib's version.  The tables and lists depend on the depth alone.
-    sums = [f"{hashlib.sha256((CENSUS / name).read_bytes()).hexdigest()}  {name}"
-            for name in [n for n, _ in CENSUS_EXPORTS] + lists]
-    (CENSUS / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
-    print("\n".join(sums))
+    if not (work / "census.jsonl").is_file():
+        print(f"results.py: no census table in {work}", file=sys.stderr)
+        return 2
+    return _publish_census(work)
+
+
+#: the census's results folder while it is built (beside it), and its old copy while swapped
+CENSUS_BUILD, CENSUS_OLD = RESULTS / ".census.build", RESULTS / ".census.old"
+
+
+def _publish_census(work: Path) -> int:
+    """results/census/ made again from a snapshot of WORK/census's table, as a whole or not
+    at all: built in a folder beside it from one copy of the table (the rows complete when it
+    is read, whatever a deepening appends meanwhile), then swapped in by two renames (a stop
+    between them leaves the old folder as results/.census.old, put back by the next run)."""
+    _recover_census()
+    shutil.rmtree(CENSUS_BUILD, ignore_errors=True)
+    if CENSUS.exists():
+        shutil.copytree(CENSUS, CENSUS_BUILD)       # README.md and anything else kept
+    else:
+        CENSUS_BUILD.mkdir(parents=True)
+    try:
+        _build_census(work, CENSUS_BUILD)
+    except (subprocess.CalledProcessError, OSError, ValueError) as exc:
+        shutil.rmtree(CENSUS_BUILD, ignore_errors=True)
+        print(f"results.py: {exc}; {CENSUS} is unchanged", file=sys.stderr)
+        return 1
+    if CENSUS.exists():
+        CENSUS.rename(CENSUS_OLD)
+    CENSUS_BUILD.rename(CENSUS)
+    shutil.rmtree(CENSUS_OLD)
     return 0
 
 
-def _copy_lists(work: Path) -> list[str]:
+def _recover_census() -> None:
+    """After a stop between the two renames: the old folder back in place, or removed."""
+    if CENSUS_OLD.exists():
+        if CENSUS.exists():
+            shutil.rmtree(CENSUS_OLD)
+        else:
+            CENSUS_OLD.rename(CENSUS)
+
+
+def _build_census(work: Path, out: Path) -> None:
+    """The census's files in out: the table (a snapshot of WORK's), its exports, the plot,
+    the lists and SHA256SUMS, every one made from the snapshot."""
+    table = (work / "census.jsonl").read_bytes()
+    (out / "census.jsonl").write_bytes(table[:table.rfind(b"\n") + 1])   # whole rows only
+    for name, options in CENSUS_EXPORTS:
+        _nimbers("census", "export", str(out), *options, "--save", str(out / name))
+    _nimbers("census", "report", str(out), "--plot", str(out / "census.png"))
+    lists = _copy_lists(work, out)
+    # The tables and lists only: census.jsonl also keeps each row's seconds and peak memory,
+    # which no two runs share (`census verify` re-checks its rows instead), and the PNG's
+    # bytes depend on matplotlib's version.  The tables and lists depend on the depth alone.
+    sums = [f"{hashlib.sha256((out / name).read_bytes()).hexdigest()}  {name}"
+            for name in [n for n, _ in CENSUS_EXPORTS] + lists]
+    (out / "SHA256SUMS").write_text("\n".join(sums) + "\n", encoding="utf-8")
+    print("\n".join(sums))
+
+
+def _copy_lists(work: Path, out: Path) -> list[str]:
     """Each open class's rare values and record values (heap size, value: each new largest
     value and where), from its frontier run as far as its row reached, into
-    results/census/lists/CODE.rare.csv and CODE.records.csv; their names."""
-    from nimbers.research.census.report import is_solved
+    out/lists/CODE.rare.csv and CODE.records.csv; their names."""
+    from nimbers.research.census.report import standing
     from nimbers.research.census.table import read_rows
 
-    folder = CENSUS / "lists"
+    folder = out / "lists"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
     names = []
-    for row in read_rows(str(CENSUS), repair=False):     # the rows just copied
-        if is_solved(row) or row.get("cap"):
+    for row in read_rows(str(out), repair=False):     # the snapshot's rows
+        if standing(row) != "open":
             continue
         for kind in ("rare", "records"):
             # a run that went on past the row (deepening still) has its later pairs there too
             header, *pairs = (work / "runs" / row["code"] / f"{kind}.csv").read_text().splitlines()
             kept = [header] + [p for p in pairs if int(p.split(",")[0]) < int(row["reached"])]
             name = f"lists/{row['code']}.{kind}.csv"
-            (CENSUS / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
+            (out / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
             names.append(name)
     return names
 

@@ -5,8 +5,13 @@ it runs.
     nimbers census deepen DIR --until 2^26
     nimbers census verify DIR [--budget S] [--work RUNS]
     nimbers census report DIR [--plot FILE]
-    nimbers census export DIR --format md|csv|tex [--columns czajka|flammenkamp] [--out FILE]
+    nimbers census export DIR --format md|csv|tex [--columns czajka|flammenkamp] [--save FILE]
     nimbers census compare DIR TABLE
+
+``nimbers census ACTION --help`` shows that action's options only; an option given to an action
+that does not take it is refused in one line.  Old spellings: ``--max-n`` (now ``--until``)
+and ``export --out FILE`` (now ``--save FILE``: ``--out`` names a census's directory) work,
+with a one-line note on stderr.
 """
 
 from __future__ import annotations
@@ -15,9 +20,9 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
+from typing import Any, Sequence
 
-from .options import Commands, count_type, seconds_type, write_out
+from .options import Commands, Parser, count_type, seconds_type, write_out
 
 __all__ = ["census_commands"]
 
@@ -27,88 +32,174 @@ EXAMPLE = ("nimbers census --digits 3 --until 2^24 --out census3;  nimbers censu
            "census3 --until 2^26;  nimbers census verify census3;  nimbers census report "
            "census3;  nimbers census export census3 --format md")
 
-_ACTIONS = ("run", "deepen", "verify", "report", "export", "compare", "misere")
+#: each action: what it does (its help's description) and the options it takes
+ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "run": ("compute the table (the default action): every code of --digits or --codes, each "
+            "class taken level by level to --until or proven, its rows in DIR/census.jsonl; "
+            "run the same command again after a stop to go on",
+            ("--out", "--digits", "--codes", "--until", "--workers", "--scheduler", "--plain")),
+    "deepen": ("take the open rows of the census in DIR on to --until (every one, the classes "
+               "of --codes, or the --promising K most promising)",
+               ("--until", "--codes", "--promising", "--workers", "--scheduler")),
+    "verify": ("re-check every row of DIR from scratch (exit 2 naming the first row that "
+               "fails)", ("--budget", "--work", "--workers", "--scheduler")),
+    "report": ("the counts, the frontier, open and capped games and a PNG plot",
+               ("--plot", "--json")),
+    "export": ("the table in the published columns (T. Czajka's or A. Flammenkamp's), to "
+               "standard output or --save FILE", ("--format", "--columns", "--save")),
+    "compare": ("every row of DIR that differs from a published TABLE, on the codes both hold "
+                "and up to the depth both reached (exit 1 when one does)", ()),
+    "misere": ("the misère quotients of every class", (
+        "--digits", "--codes", "--out", "--workers", "--scheduler", "--max-heap", "--max-order",
+        "--table", "--each-code", "--check")),
+}
+#: the positional arguments each action's usage shows
+_POSITIONALS = {"compare": ("dir", "published")}
 #: the most bytes a --codes file may hold
 MAX_CODES_BYTES = 1 << 20
 
 
+def _help_per_action(p: argparse.ArgumentParser) -> None:
+    """census ACTION --help shows that action's help only (the command's subparsers parse
+    intermixed, options before positionals, so the help action itself never sees ACTION)."""
+    parse = p.parse_intermixed_args
+
+    def parse_intermixed_args(args: Sequence[str] | None = None,
+                              namespace: argparse.Namespace | None = None
+                              ) -> argparse.Namespace:
+        words = list(sys.argv[1:] if args is None else args)
+        helps = [i for i, w in enumerate(words) if w in ("-h", "--help")]
+        named = [w for w in words[:helps[0]] if not w.startswith("-")] if helps else []
+        if named and named[0] in ACTIONS:
+            sub = action_parser(p.prog, named[0])
+            sub.print_help()
+            sub.exit()
+        return parse(args, namespace)
+
+    setattr(p, "parse_intermixed_args", parse_intermixed_args)
+
+
+def action_parser(prog: str, action: str) -> argparse.ArgumentParser:
+    """A parser holding only action's arguments: its help is ``census ACTION --help``."""
+    description, options = ACTIONS[action]
+    sub = Parser(prog=f"{prog} {action}", description=description)
+    for name in _POSITIONALS.get(action, () if action == "run" else ("dir",)):
+        sub.add_argument(name, metavar=name.upper() if name == "dir" else "TABLE",
+                         help=_POSITIONAL_HELP[name])
+    _declare(sub, set(options))
+    if action == "misere":
+        from .census_misere import add_misere_arguments
+        add_misere_arguments(sub)
+    return sub
+
+
+_POSITIONAL_HELP = {"dir": "the census's directory",
+                    "published": "a published table (T. Czajka's columns, whitespace or CSV)"}
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", nargs="?", default="run", choices=_ACTIONS,
-                   help="run (the default): compute the table; deepen DIR: take its open rows "
-                        "to --until; verify DIR: re-check every row from scratch (exit 2 "
-                        "naming the first row that fails); report DIR: counts, the frontier "
-                        "and open games, a PNG plot; export DIR: the table in the published "
-                        "columns; compare DIR TABLE: every row that differs from a published "
-                        "table (exit 1 when one does); misere DIR: the misère quotients of every "
-                        "class (--max-heap, --max-order, --table)")
+    _help_per_action(p)
+    p.add_argument("action", nargs="?", default=None, choices=tuple(ACTIONS),
+                   help="; ".join(f"{name}: {text}" for name, (text, _o) in ACTIONS.items())
+                   + ". nimbers census ACTION --help shows an action's options")
     p.add_argument("dir", nargs="?", metavar="DIR",
                    help="the census's directory (for run, the same as --out)")
-    p.add_argument("published", nargs="?", metavar="TABLE",
-                   help="compare: a published table (T. Czajka's columns, whitespace or CSV)")
-    p.add_argument("--until", type=count_type(64, 2**40), metavar="N",
-                   help="the depth: heap sizes every open class is taken to (default 2^24); "
-                        "a larger one later continues the open rows")
-    p.add_argument("--format", choices=("md", "csv", "tex"), default="md",
-                   help="export: Markdown, CSV or LaTeX (default md)")
-    p.add_argument("--columns", choices=("czajka", "flammenkamp"), default="czajka",
-                   help="export: T. Czajka's columns (default) or A. Flammenkamp's")
-    p.add_argument("--digits", type=count_type(1, 9), metavar="K",
-                   help="every octal code 0.d1..dk and 4.d1..dk with k <= K (K = 3: 1023 games)")
-    p.add_argument("--codes", metavar="FILE",
-                   help="the codes in FILE instead (one or more a line, like .161 0.36 4.3; "
-                        "'#' starts a comment); deepen: only their classes")
-    p.add_argument("--promising", type=count_type(1, 4096), metavar="K",
-                   help="deepen: only the K most promising open classes (the longest quiet "
-                        "stretch since a rare value or record, then the fewest rare values, "
-                        "on their rows at the depth every open class reached, so a stopped "
-                        "run started again picks the same K; census report lists them)")
-    p.add_argument("--out", metavar="DIR",
-                   help="where the table goes: DIR/census.jsonl, one row per class and depth, "
-                        "appended as classes finish; run again after a kill to go on (export: "
-                        "the file written, default standard output)")
-    p.add_argument("--budget", type=seconds_type, metavar="SECONDS",
-                   help="verify: the seconds the ordinary engine may take on the open rows "
-                        "(default 240; proven and capped rows are made again in full, and a "
-                        "row past 2^20 heap sizes also in full by "
-                        "a fresh frontier run, whatever the budget); a census itself runs by "
-                        "depth (--until), not by time")
-    p.add_argument("--work", metavar="RUNS",
-                   help="verify: where the fresh frontier runs of the rows past 2^20 heap sizes "
-                        "go (as large as the census's own runs); kept, so a verification "
-                        "stopped and started again goes on from their checkpoints (default: a "
-                        "temporary directory, removed at the end)")
-    p.add_argument("--workers", type=count_type(1, 4096), metavar="N",
-                   help="processes computing at once (default: this machine's cores)")
-    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="run the games on a dask distributed cluster (dask scheduler and dask "
-                        "worker started by you; needs pip install 'nimbers[cluster]')")
-    p.add_argument("--max-n", type=count_type(64, 2**40), metavar="N", dest="max_n",
-                   help="the same as --until (the older name)")
-    p.add_argument("--plain", action="store_true",
-                   help="classes of equal sequences as they are, heap 0 on (default: heap sizes "
-                        "that allow no move dropped first, T. Czajka's convention: 174 classes "
-                        "for K = 3; plain gives 205)")
-    p.add_argument("--plot", metavar="FILE.png",
-                   help="report: where the plot goes (default DIR/census.png; needs matplotlib)")
-    p.add_argument("--json", action="store_true", help="report: the counts and rows as JSON")
+    p.add_argument("published", nargs="?", metavar="TABLE", help=_POSITIONAL_HELP["published"])
+    _declare(p, None)
+    p.add_argument("--max-n", type=count_type(64, 2**40), dest="max_n", help=argparse.SUPPRESS)
     from .census_misere import add_misere_arguments   # misere DIR: the misère quotients
     add_misere_arguments(p)
 
 
+def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
+    """The census's own options (all, or those in only)."""
+    def add(name: str, **kwargs: Any) -> None:
+        if only is None or name in only:
+            p.add_argument(name, **kwargs)
+
+    add("--out", metavar="DIR",
+        help="run: the census's directory (new, empty, or a census's own): DIR/census.jsonl, "
+             "one row per class and depth, appended as classes finish, with the run "
+             "directory's manifest.json, progress.log and lock; run again after a kill to go "
+             "on")
+    add("--until", type=count_type(64, 2**40), metavar="N",
+        help="the depth: heap sizes every open class is taken to (default 2^24); a larger one "
+             "later continues the open rows (--max-n: its older name)")
+    add("--format", choices=("md", "csv", "tex"), default="md",
+        help="Markdown, CSV or LaTeX (default md)")
+    add("--columns", choices=("czajka", "flammenkamp"), default="czajka",
+        help="T. Czajka's columns (default) or A. Flammenkamp's")
+    add("--save", metavar="FILE",
+        help="the file the export is written to (default standard output; never one of the "
+             "census's own files)")
+    add("--digits", type=count_type(1, 9), metavar="K",
+        help="every octal code 0.d1..dk and 4.d1..dk with k <= K (K = 3: 1023 games)")
+    add("--codes", metavar="FILE",
+        help="the codes in FILE instead (one or more a line, like .161 0.36 4.3; '#' starts a "
+             "comment); deepen: only their classes")
+    add("--promising", type=count_type(1, 4096), metavar="K",
+        help="only the K most promising open classes (the longest quiet stretch since a rare "
+             "value or record, then the fewest rare values, on their rows at the depth every "
+             "open class reached); the choice is kept in DIR/deepen.json, so a stopped run "
+             "started again takes the same K; census report lists them")
+    add("--budget", type=seconds_type, metavar="SECONDS",
+        help="the seconds the ordinary engine may take on the open rows (default 240; proven "
+             "and capped rows are made again in full, and a row past 2^20 heap sizes also in "
+             "full by a fresh frontier run, whatever the budget)")
+    add("--work", metavar="RUNS",
+        help="where the fresh frontier runs of the rows past 2^20 heap sizes go (as large as "
+             "the census's own runs); kept, so a verification stopped and started again goes "
+             "on from their checkpoints (default: a temporary directory, removed at the end)")
+    add("--workers", type=count_type(1, 4096), metavar="N",
+        help="processes computing at once (default: this machine's cores)")
+    add("--scheduler", metavar="tcp://HOST:PORT",
+        help="run the games on a dask distributed cluster (dask scheduler and dask worker "
+             "started by you; needs pip install 'nimbers[cluster]')")
+    add("--plain", action="store_true",
+        help="classes of equal sequences as they are, heap 0 on (default: heap sizes that "
+             "allow no move dropped first, T. Czajka's convention: 174 classes for K = 3; "
+             "plain gives 205)")
+    add("--plot", metavar="FILE.png",
+        help="where the plot goes (default DIR/census.png; needs matplotlib)")
+    add("--json", action="store_true", help="the counts and rows as JSON")
+
+
 def run(args: argparse.Namespace) -> str:
-    if args.published is not None and args.action != "compare":
-        raise ValueError(f"census {args.action} takes one directory, not {args.published!r} too")
-    if args.budget is not None and args.action != "verify":
-        raise ValueError("--budget is for census verify: a census runs by depth (--until N)")
-    if args.work is not None and args.action != "verify":
-        raise ValueError("--work is for census verify: a census keeps its runs in DIR/runs")
-    if args.promising is not None and args.action != "deepen":
-        raise ValueError("--promising is for census deepen: the K most promising open classes")
-    if args.action == "misere":
+    action = args.action or "run"
+    if args.published is not None and action != "compare":
+        raise ValueError(f"census {action} takes one directory, not {args.published!r} too")
+    _only_its_options(args, action)
+    if action == "misere":
         from .census_misere import run_misere
         return run_misere(args)
     return {"verify": _verify, "report": _report, "deepen": _deepen, "export": _export,
-            "compare": _compare}.get(args.action, _census)(args)
+            "compare": _compare}.get(action, _census)(args)
+
+
+def _only_its_options(args: argparse.Namespace, action: str) -> None:
+    """An option given to an action that does not take it is one line naming the actions
+    that do (the old spellings --max-n and export --out work, with a one-line note)."""
+    if args.max_n is not None:
+        _note("--max-n is the old name of --until (it still works; --max-n of nimbers heap "
+              "is a period search's limit)")
+    if action == "export" and args.out is not None:
+        if args.save is not None:
+            raise ValueError("give the export's file once: --save FILE (--out is its old name)")
+        _note("census export: --out FILE is now --save FILE (--out names a census's directory)")
+        args.save, args.out = args.out, None
+    allowed = set(ACTIONS[action][1]) | ({"--max-n"} if action in ("run", "deepen") else set())
+    defaults = {"--format": "md", "--columns": "czajka"}
+    for name in sorted({o for _t, options in ACTIONS.values() for o in options} | {"--max-n"}):
+        value = getattr(args, name[2:].replace("-", "_"), None)
+        if name in allowed or value in (None, False, defaults.get(name)):
+            continue
+        owners = [a for a, (_t, options) in ACTIONS.items() if name in options]
+        raise ValueError(f"{name} is for census {' and '.join(owners) or 'run'}, not "
+                         f"census {action} (see nimbers census {action} --help)")
+
+
+def _note(text: str) -> None:
+    sys.stderr.write(f"nimbers census: note: {text}\n")
 
 
 def _directory(args: argparse.Namespace, *, out_ok: bool = False) -> str:
@@ -116,8 +207,9 @@ def _directory(args: argparse.Namespace, *, out_ok: bool = False) -> str:
     if args.dir and args.out and args.dir != args.out and out_ok:
         raise ValueError("give the directory once (DIR or --out)")
     if not found:
-        raise ValueError(f"census {args.action} needs a directory: nimbers census "
-                         f"{'--out DIR' if out_ok else args.action + ' DIR'}")
+        action = args.action or "run"
+        raise ValueError(f"census {action} needs a directory: nimbers census "
+                         f"{'--out DIR' if out_ok else action + ' DIR'}")
     if os.path.exists(found) and not os.path.isdir(found):
         raise ValueError(f"{found} is not a directory")
     return str(found)
@@ -177,7 +269,7 @@ def _read_codes(path: str) -> list[str]:
 
 
 def _export(args: argparse.Namespace) -> str:
-    from ..research.census.table import read_rows
+    from ..research.census.table import read_rows, refuse_own_file
     from ..research.export import export_table
 
     directory = _directory(args)
@@ -185,10 +277,11 @@ def _export(args: argparse.Namespace) -> str:
     if not rows:
         raise ValueError(f"{directory}: no census table to export")
     text = export_table(rows, args.format, args.columns)
-    if args.out is None:
+    if args.save is None:
         return text.rstrip("\n")
-    _write_file(args.out, text)
-    return f"{args.out}: {len(rows)} rows ({args.format}, {args.columns}'s columns)"
+    refuse_own_file(directory, args.save)
+    _write_file(args.save, text)
+    return f"{args.save}: {len(rows)} rows ({args.format}, {args.columns}'s columns)"
 
 
 def _write_file(path: str, text: str) -> None:
@@ -234,11 +327,15 @@ def _verify(args: argparse.Namespace) -> str:
 def _report(args: argparse.Namespace) -> str:
     from ..research.census.report import census_report
 
+    from ..research.census.table import PLOT, refuse_own_file
+
     directory = _directory(args)
+    if args.plot:
+        refuse_own_file(directory, args.plot, allowed=PLOT)
     report = census_report(directory, plot=args.plot or "")
     if args.json:
         data: dict[str, Any] = {k: getattr(report, k) for k in
-                                ("codes", "classes", "solved", "trivial", "frontier", "open",
+                                ("codes", "classes", "solved", "trivial", "frontier", "open", "capped",
                                  "promising", "plot", "plot_note")}
         return json.dumps(data, indent=1)
     return str(report)

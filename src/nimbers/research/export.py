@@ -144,21 +144,28 @@ def export_table(rows: list[dict[str, Any]], fmt: str = "md", columns: str = "cz
 
 @dataclass
 class Comparison:
-    """Every published row set against the census: rows equal, and one line per difference."""
+    """Every published row of a code the census holds set against it: rows compared, one
+    line per difference, and the published games the census does not hold (not differences:
+    a census of some codes compared with a whole table)."""
 
     compared: int = 0
     differences: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        if not self.differences:
-            return f"{self.compared} published rows compared: all equal to the census's"
-        return "\n".join([f"{self.compared} published rows compared: "
-                          f"{len(self.differences)} differences"] + self.differences)
+        head = (f"{self.compared} published rows compared (the codes the census holds; open "
+                "rows up to the heap sizes both reached): ")
+        head += (f"{len(self.differences)} differences" if self.differences
+                 else "all equal to the census's")
+        if self.absent:
+            shown = ", ".join(self.absent[:12]) + (", ..." if len(self.absent) > 12 else "")
+            head += f"; {len(self.absent)} not in the census, not compared ({shown})"
+        return "\n".join([head] + self.differences)
 
 
 #: the published columns compared, in T. Czajka's order (whitespace tables)
 _COMPARED = ["game", "prefix", "period", "largest idx", "largest", "rare mask", "num rare",
-             "last rare"]
+             "last rare", "computed to"]
 
 
 def _published(path: str) -> list[dict[str, str]]:
@@ -183,13 +190,18 @@ def _published(path: str) -> list[dict[str, str]]:
 
 
 def compare_table(rows: list[dict[str, Any]], path: str) -> Comparison:
-    """The census's rows against the published table in path: one line for every row that
-    differs (a game not in the census, open there, or a column with another value)."""
+    """The census's rows against the published table in path, on the codes both hold: one
+    line for every row that differs.  A solved row (ours proven, or a published period)
+    states the game for every heap size; an open one only up to the heap sizes it reached
+    (ours: ``reached``; theirs: a "computed to" column), and two rows are compared up to the
+    heap sizes both reached: what the shallower one states must hold there for the deeper
+    one (its largest value and where, and its rare values when both use the same rare mask).
+    A game open on one side and solved on the other differs only by depth: not a difference.
+    """
     by_code = {code: row for row in rows for code in row["members"]}
     found = Comparison()
     for published in _published(path):
         game = published["game"]
-        found.compared += 1
         try:
             code = canonical("4.0" if game == "4" else game)
         except ValueError:
@@ -197,15 +209,79 @@ def compare_table(rows: list[dict[str, Any]], path: str) -> Comparison:
             continue
         row = by_code.get(code)
         if row is None:
-            found.differences.append(f"{game}: not in the census")
+            found.absent.append(game)
             continue
-        ours = dict(zip(COLUMNS["czajka"][0], _czajka(row)))
-        for column in _COMPARED[1:]:
-            theirs = published.get(column)
-            if theirs in (None, "", "-"):
-                continue
-            if ours[column] != theirs:
-                found.differences.append(f"{game}: {column} {ours[column]} here, {theirs} in "
-                                         f"the table" + ("" if is_solved(row) else
-                                                         f" (open here at {row['reached']})"))
+        found.compared += 1
+        try:
+            found.differences += _row_differences(game, row, published)
+        except ValueError as exc:
+            found.differences.append(f"{game}: {exc}")
     return found
+
+
+#: the numbers a row states: (published column, row field)
+_NUMBERS = (("largest idx", "largest_at"), ("largest", "largest"), ("num rare", "rare_count"),
+            ("last rare", "last_rare"), ("prefix", "preperiod"), ("period", "period"),
+            ("computed to", "reached"))
+
+
+def _row_differences(game: str, row: dict[str, Any], published: dict[str, str]) -> list[str]:
+    """What a published row states that the census's row contradicts (see compare_table)."""
+    theirs = {column: _number(published.get(column), column) for column, _f in _NUMBERS}
+    mask = published.get("rare mask")
+    theirs_mask = None if mask in (None, "", "-") else mask
+    solved = is_solved(row)
+    ours = {column: row[name] for column, name in _NUMBERS}
+    depths = (None if solved else int(row["reached"]),
+              None if theirs["period"] is not None else theirs["computed to"])
+    if depths[1] is None and theirs["period"] is None:
+        depths = (depths[0], -1)          # an open published row of no stated depth
+    out = []
+    if solved and theirs["period"] is not None:
+        out += [f"{game}: {c} {ours[c]} here, {theirs[c]} in the table"
+                for c in ("prefix", "period") if theirs[c] is not None and ours[c] != theirs[c]]
+    if depths[1] == -1:
+        return out
+    same_mask = theirs_mask is None or _mask(row) == theirs_mask
+    if depths[0] == depths[1]:            # the same heap sizes: every column
+        columns = ["largest idx", "largest"] + (["num rare", "last rare"] if same_mask else [])
+        out += [f"{game}: {c} {ours[c]} here, {theirs[c]} in the table" for c in columns
+                if theirs[c] is not None and ours[c] != theirs[c]]
+        if not same_mask:
+            out.append(f"{game}: rare mask {_mask(row)} here, {theirs_mask} in the table")
+        return out
+    return out + _up_to_shared(game, ours, theirs, depths, same_mask and theirs_mask is not None)
+
+
+def _up_to_shared(game: str, ours: dict[str, Any], theirs: dict[str, Any],
+                  depths: tuple[int | None, int | None], rare: bool) -> list[str]:
+    """Rows of different depths (None: every heap size), compared on the heap sizes below
+    the smaller: a record or the last rare value the deeper row places below it must be the
+    shallower row's too; else the shallower row's largest (rare count) is below the
+    deeper's."""
+    ours_deeper = depths[1] is not None and (depths[0] is None or depths[0] > depths[1])
+    deep, shallow = (ours, theirs) if ours_deeper else (theirs, ours)
+    shared = depths[1] if ours_deeper else depths[0]
+    assert shared is not None
+    where = f" (compared on the first {shared:,} heap sizes, which both reached)"
+    pairs = [("largest idx", "largest")] + ([("last rare", "num rare")] if rare else [])
+    out = []
+    for at, count in pairs:
+        if deep[at] is None or shallow[count] is None or deep[count] is None:
+            continue
+        if deep[at] < shared:
+            wrong = [c for c in (at, count) if shallow[c] is not None and shallow[c] != deep[c]]
+        else:
+            wrong = [count] if shallow[count] >= deep[count] else []
+        out += [f"{game}: {c} {ours[c]} here, {theirs[c]} in the table{where}" for c in wrong]
+    return out
+
+
+def _number(text: str | None, column: str) -> int | None:
+    if text in (None, "", "-"):
+        return None
+    assert text is not None
+    try:
+        return int(text.replace(",", ""))
+    except ValueError:
+        raise ValueError(f"{column} {text[:20]!r} in the table is not a number") from None

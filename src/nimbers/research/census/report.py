@@ -17,7 +17,7 @@ from .compute import CLASS_KINDS
 from .table import TABLE, read_rows
 
 __all__ = ["CensusReport", "census_report", "plot_census", "TRIVIAL_BOUND", "is_solved",
-           "promising", "quiet_doublings"]
+           "standing", "STANDINGS", "promising", "quiet_doublings"]
 
 #: a game is trivially solved when the values up to this heap size prove its period
 #: (Czajka's TrivialGames.md: "periods found by considering nimbers for heaps smaller than 1000")
@@ -28,6 +28,20 @@ def is_solved(row: dict[str, Any]) -> bool:
     """A class is solved when its period is proven and every member proven the same game (a
     class of kind "values" with a proven standard form is not: a member may differ)."""
     return row["period"] is not None and row["class"] in ("single", "proved")
+
+
+#: what a class is, in every line that counts them (the report, the census's progress lines)
+STANDINGS = {"solved": "its period proven, with every member",
+             "capped": "no useful sparse space: taken to its cap (the row's cap) and no further",
+             "open": "no proof of the class yet, at the heap size reached"}
+
+
+def standing(row: dict[str, Any]) -> str:
+    """"solved", "capped" or "open" (:data:`STANDINGS`): the one definition the report and
+    the census's progress lines count by."""
+    if is_solved(row):
+        return "solved"
+    return "capped" if row.get("cap") is not None else "open"
 
 
 def quiet_doublings(row: dict[str, Any]) -> int:
@@ -45,8 +59,7 @@ def promising(rows: list[dict[str, Any]], count: int = 10) -> list[dict[str, Any
     and whose largest value has stopped growing is periodic, A. Flammenkamp's and T.
     Czajka's reason for taking such games deeper), then the fewest rare values, then the
     standard form.  Classes capped for want of a sparse space are not ranked."""
-    ranked = [r for r in rows if not is_solved(r) and not r.get("cap")
-              and r["rare_mask"] is not None]
+    ranked = [r for r in rows if standing(r) == "open" and r["rare_mask"] is not None]
     ranked.sort(key=lambda r: (-quiet_doublings(r), r["rare_count"], standard_key(r["code"])))
     return ranked[:count]
 
@@ -63,8 +76,8 @@ def _legend(rows: list[dict[str, Any]]) -> list[str]:
 
 @dataclass
 class CensusReport:
-    """The counts of a census table and its frontier (solved beyond TRIVIAL_BOUND) and open
-    rows, in the order of their standard forms."""
+    """The counts of a census table and its frontier (solved beyond TRIVIAL_BOUND), open and
+    capped rows (:func:`standing`), in the order of their standard forms."""
 
     codes: int
     classes: int
@@ -73,6 +86,7 @@ class CensusReport:
     frontier: list[dict[str, Any]] = field(default_factory=list)
     open: list[dict[str, Any]] = field(default_factory=list)
     promising: list[dict[str, Any]] = field(default_factory=list)
+    capped: list[dict[str, Any]] = field(default_factory=list)
     plot: str | None = None
     plot_note: str | None = None
     legend: list[str] = field(default_factory=list)
@@ -80,7 +94,8 @@ class CensusReport:
     def __str__(self) -> str:
         lines = [f"{self.codes} codes in {self.classes} classes: {self.solved} solved "
                  f"({self.trivial} trivially, within {TRIVIAL_BOUND} heap sizes; "
-                 f"{len(self.frontier)} beyond), {len(self.open)} open (no proof of the class)"]
+                 f"{len(self.frontier)} beyond), {len(self.capped)} capped (no useful sparse "
+                 f"space), {len(self.open)} open (no proof of the class)"]
         if self.frontier:
             lines += ["", "solved beyond the trivial (pre-period and period from heap 0):",
                       _table(["game", "pre-period", "period", "largest at", "largest",
@@ -88,14 +103,17 @@ class CensusReport:
                              [[written(r["code"]), r["preperiod"], r["period"], r["largest_at"],
                                r["largest"], _mask(r), r["rare_count"], r["last_rare"],
                                len(r["members"])] for r in self.frontier])]
-        if self.open:
-            lines += ["", "open (no period proven up to the heap size reached, or members not "
-                      "proven the same game):",
-                      _table(["game", "reached", "largest at", "largest", "rare mask", "rare",
-                              "last rare", "members", "class", "cap"],
-                             [[written(r["code"]), r["reached"], r["largest_at"], r["largest"],
-                               _mask(r), r["rare_count"], r["last_rare"], len(r["members"]),
-                               r["class"], r.get("cap")] for r in self.open])]
+        for title, rows in (("open (no period proven up to the heap size reached, or members "
+                             "not proven the same game):", self.open),
+                            ("capped (no useful sparse space: taken to the cap and no further):",
+                             self.capped)):
+            if rows:
+                lines += ["", title, _table(
+                    ["game", "reached", "largest at", "largest", "rare mask", "rare",
+                     "last rare", "members", "class", "cap"],
+                    [[written(r["code"]), r["reached"], r["largest_at"], r["largest"], _mask(r),
+                      r["rare_count"], r["last_rare"], len(r["members"]), r["class"],
+                      r.get("cap")] for r in rows])]
         if self.promising:
             lines += ["", "most promising open classes (the longest quiet stretch since the last "
                       "rare value or record, then the fewest rare values):",
@@ -145,8 +163,8 @@ def census_report(directory: str, plot: str | None = "") -> CensusReport:
     trivial = [r for r in solved if r["certificate"]["bound"] <= TRIVIAL_BOUND]
     report = CensusReport(sum(len(r["members"]) for r in rows), len(rows), len(solved),
                           len(trivial), [r for r in solved if r not in trivial],
-                          [r for r in rows if not is_solved(r)], promising(rows),
-                          legend=_legend(rows))
+                          [r for r in rows if standing(r) == "open"], promising(rows),
+                          [r for r in rows if standing(r) == "capped"], legend=_legend(rows))
     if plot is not None:
         path = plot or os.path.join(directory, "census.png")
         try:

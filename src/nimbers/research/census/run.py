@@ -23,27 +23,31 @@ seconds and at each level's end.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import json
 import os
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence
 
 from ..._progress import ProgressOption
+from ...files import write_atomically
+from ..rundir import PROGRESS_LOG, RunDirectory, read_json
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
 from .pool import as_done, executor
-from .table import all_rows, append_row, covered_codes, read_meta, read_rows, write_meta
+from .report import standing
+from .table import (CHOICE, META, OWN, RUNS, all_rows, append_row, covered_codes, read_meta,
+                    read_rows, write_meta)
 
-__all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "ProgressLog", "executor"]
+__all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "ProgressLog", "executor",
+           "RUNS"]
 
 #: the heap sizes a census takes a game to by default (.376 and .354 proven there)
 DEFAULT_UNTIL = 1 << 24
 #: the most heap sizes a census may be asked for
 MOST_UNTIL = 1 << 40
-#: the progress log in the census's directory: one line per interval, appended
-PROGRESS_LOG = "progress.log"
-#: the frontier runs' directory in the census's directory
-RUNS = "runs"
+CHOICE_FORMAT = "nimbers census deepen choice"
 #: codes per survey task
 _BATCH = 48
 
@@ -75,6 +79,11 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     three digits) or as they are (offsets=False); see :mod:`.classes` and, for what a row
     says, :data:`.compute.CLASS_KINDS`.
 
+    out is a run directory (:mod:`nimbers.research.rundir`, as a frontier run's): its
+    ``manifest.json`` names every session, ``progress.log`` has the progress lines, and
+    ``lock`` holds it for one process at a time.  A directory of an older census without a
+    manifest gets one on its first session.
+
     Parameters
     ----------
     digits : int, optional
@@ -83,7 +92,7 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
         These codes instead (".77", "0.161", "4.3" ...).
     out : str
         The directory of the table; a census run again there goes on (deeper when until is
-        larger).
+        larger).  New, empty, or a census's own (a folder holding other files is refused).
     until : int
         The depth: heap sizes every open class is taken to (default 2^24).
     workers : int, optional
@@ -105,8 +114,9 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     Raises
     ------
     ValueError
-        No codes or a bad one, a bad depth, a directory holding another kind of census, an
-        unreachable scheduler.
+        No codes or a bad one, a bad depth, a directory holding another kind of census or
+        files a census does not write, a directory another process works on, an unreachable
+        scheduler.
     RuntimeError
         Called from a script outside ``if __name__ == "__main__":`` (see above).
 
@@ -119,24 +129,12 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     """
     wanted = _wanted(digits, codes)
     until = _until(until)
-    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not (
-            0 < interval < 1e9):
-        raise ValueError(f"interval is a positive number of seconds, got {interval!r}")
-    os.makedirs(out, exist_ok=True)
-    meta = read_meta(out)
-    if meta is not None and meta.get("offsets") != offsets:
-        raise ValueError(f"{out} holds a census with offsets={meta.get('offsets')}: use "
-                         "another directory or the same convention")
-    known = set(meta.get("codes", ())) if meta else set()
-    write_meta(out, {"offsets": offsets, "codes": sorted(known | set(wanted), key=standard_key),
-                     "until": max(until, int(meta.get("until", 0)) if meta else 0)})
-    rows = read_rows(out)
-    with executor(workers, scheduler) as (pool, slots, alive):
-        _Schedule(pool, alive, out, until, offsets, ProgressLog(out, progress, interval)).run(
-            wanted, rows)
-    mine = set(wanted)
-    return sorted((r for r in read_rows(out) if mine & set(r["members"])),
-                  key=lambda r: standard_key(r["code"]))
+    _interval(interval)
+    with _held(out) as run:
+        run.record_session({"action": "census", "codes": len(wanted), "until": until,
+                            "offsets": offsets, "workers": workers, "scheduler": scheduler})
+        return _census(out, wanted, until, offsets, _Pool(workers, scheduler, progress,
+                                                          interval))
 
 
 def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
@@ -149,40 +147,127 @@ def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
     values).  Each row states its depth, so a table deepened in part says which rows went
     further.
 
+    The promising classes chosen are kept in out/deepen.json (written atomically before any
+    is deepened): the same deepening stopped and started again takes the same classes, even
+    when one of them was proven meanwhile; another until or count chooses again.
+
     Raises
     ------
     ValueError
-        No census in out, a code of only not in it, both only and promising.
+        No census in out, a code of only not in it, both only and promising, a directory
+        another process works on.
     """
-    meta = read_meta(out)
-    if meta is None:
+    if not os.path.isfile(os.path.join(out, META)):
         raise ValueError(f"{out}: no census to deepen (census.json is missing)")
-    codes = list(meta["codes"])
+    until = _until(until)
+    _interval(interval)
     if only is not None and promising is not None:
         raise ValueError("deepen the classes of some codes or the most promising, not both")
-    if only is not None or promising is not None:
-        codes = _chosen(out, codes, only, promising)
-    return census(codes=codes, out=out, until=until, workers=workers, scheduler=scheduler,
-                  offsets=bool(meta["offsets"]), progress=progress, interval=interval)
+    with _held(out) as run:
+        meta = read_meta(out)
+        if meta is None:
+            raise ValueError(f"{out}: no census to deepen (census.json is missing)")
+        codes = list(meta["codes"])
+        if promising is not None:
+            codes = _promised(out, promising, until)
+        elif only is not None:
+            codes = _chosen(out, codes, only)
+        run.record_session({"action": "deepen", "codes": len(codes), "until": until,
+                            "promising": promising, "workers": workers,
+                            "scheduler": scheduler})
+        return _census(out, codes, until, bool(meta["offsets"]),
+                       _Pool(workers, scheduler, progress, interval))
 
 
-def _chosen(out: str, codes: list[str], only: Sequence[str] | None,
-            promising: int | None) -> list[str]:
-    """The members of the classes chosen by only (codes) or promising (a count)."""
+@contextlib.contextmanager
+def _held(out: str) -> Iterator[RunDirectory]:
+    """out as this process's census directory (claimed: refused when it holds files a
+    census does not write, or another process holds it), let go at the end."""
+    run = RunDirectory(out, "census", OWN)
+    run.claim(fresh=False)
+    try:
+        yield run
+    finally:
+        run.unlock()
+
+
+class _Pool(NamedTuple):
+    workers: int | None
+    scheduler: str | None
+    progress: ProgressOption
+    interval: float
+
+
+def _census(out: str, wanted: list[str], until: int, offsets: bool, pool: _Pool
+            ) -> list[dict[str, Any]]:
+    """The census of wanted in out (held by this process)."""
+    meta = read_meta(out)
+    if meta is not None and meta["offsets"] != offsets:
+        raise ValueError(f"{out} holds a census with offsets={meta['offsets']}: use "
+                         "another directory or the same convention")
+    known = set(meta["codes"]) if meta else set()
+    write_meta(out, {"offsets": offsets, "codes": sorted(known | set(wanted), key=standard_key),
+                     "until": max(until, int(meta["until"]) if meta else 0)})
+    rows = read_rows(out)
+    log = ProgressLog(out, pool.progress, pool.interval)
+    with executor(pool.workers, pool.scheduler) as (workers, _slots, alive):
+        _Schedule(workers, alive, out, until, offsets, log).run(wanted, rows)
+    mine = set(wanted)
+    return sorted((r for r in read_rows(out) if mine & set(r["members"])),
+                  key=lambda r: standard_key(r["code"]))
+
+
+def _interval(interval: object) -> None:
+    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not (
+            0 < interval < 1e9):
+        raise ValueError(f"interval is a positive number of seconds, got {interval!r}")
+
+
+def _promised(out: str, promising: int, until: int) -> list[str]:
+    """The members of the promising most promising open classes: those kept in
+    out/deepen.json for this until and count, else chosen now and kept there."""
     from .report import promising as most_promising
 
+    if isinstance(promising, bool) or not isinstance(promising, int) or promising < 1:
+        raise ValueError(f"promising is a count of classes (1 or more), got {promising!r}")
+    kept = _kept_choice(out)
+    if kept is not None and kept["until"] == until and kept["promising"] == promising:
+        return list(kept["members"])
+    picked = most_promising(_at_common_depth(out, read_rows(out)), promising)
+    if not picked:
+        raise ValueError(f"{out}: no open class with a sparse space to deepen")
+    members = sorted({m for r in picked for m in r["members"]}, key=standard_key)
+    write_atomically(os.path.join(out, CHOICE), json.dumps(
+        {"format": CHOICE_FORMAT, "until": until, "promising": promising,
+         "classes": [r["code"] for r in picked], "members": members}, indent=1) + "\n")
+    return members
+
+
+def _kept_choice(out: str) -> dict[str, Any] | None:
+    """out/deepen.json, checked (None when there is none)."""
+    path = os.path.join(out, CHOICE)
+    if not os.path.exists(path):
+        return None
+    data = read_json(path, "choice of classes to deepen")
+    counts = [data.get(k) if isinstance(data, dict) else None for k in ("until", "promising")]
+    members = data.get("members") if isinstance(data, dict) else None
+    if not (isinstance(data, dict) and data.get("format") == CHOICE_FORMAT
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in counts)
+            and isinstance(members, list) and members
+            and all(isinstance(m, str) and m.isprintable() for m in members)):
+        raise ValueError(f"{path}: not a choice of classes to deepen (remove it to choose "
+                         "again)")
+    return data
+
+
+def _chosen(out: str, codes: list[str], only: Sequence[str]) -> list[str]:
+    """The members of the classes of the codes in only."""
     rows = read_rows(out)
-    if promising is not None:
-        if isinstance(promising, bool) or not isinstance(promising, int) or promising < 1:
-            raise ValueError(f"promising is a count of classes (1 or more), got {promising!r}")
-        picked = most_promising(_at_common_depth(out, rows), promising)
-    else:
-        assert only is not None
-        wanted = set(_wanted(None, only))
-        missing = wanted - set(codes)
-        if missing:
-            raise ValueError(f"{out}: no census row holds {sorted(missing, key=standard_key)}")
-        picked = [r for r in rows if wanted & set(r["members"])]
+    wanted = set(_wanted(None, only))
+    missing = wanted - set(codes)
+    if missing:
+        raise ValueError(f"{out}: no census row holds {sorted(missing, key=standard_key)}")
+    picked = [r for r in rows if wanted & set(r["members"])]
     if not picked:
         raise ValueError(f"{out}: no open class with a sparse space to deepen")
     return sorted({m for r in picked for m in r["members"]}, key=standard_key)
@@ -194,9 +279,7 @@ def _at_common_depth(out: str, rows: list[dict[str, Any]]) -> list[dict[str, Any
     at 2^26 stay those ten when a deepening to 2^30 is stopped with some of them at 2^28 and
     started again (ranked on their deeper rows, the ones ahead would stay ahead, and the
     choice would depend on where the run was stopped)."""
-    from .report import is_solved
-
-    open_codes = {r["code"] for r in rows if not is_solved(r) and not r.get("cap")}
+    open_codes = {r["code"] for r in rows if standing(r) == "open"}
     if not open_codes:
         return rows
     common = min(int(r["depth"]) for r in rows if r["code"] in open_codes)
@@ -229,22 +312,19 @@ def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
 
 
 def is_final(row: dict[str, Any], until: int) -> bool:
-    """Whether a class is done at this until: proven with every member, capped, or at the
-    depth asked (rows of earlier censuses without a depth count as at their heap sizes)."""
-    if row.get("period") is not None and row.get("class") != "values":
-        return True
-    if row.get("cap") is not None:
-        return True
-    return int(row.get("depth", row.get("reached", 0))) >= until
+    """Whether a class is done at this until: solved or capped (:func:`.report.standing`), or
+    open at the depth asked."""
+    return standing(row) != "open" or int(row["depth"]) >= until
 
 
 class ProgressLog:
-    """The progress lines: DIR/progress.log always (appended, one write a line), stderr
-    unless progress is False; each line names what (a census, its verification)."""
+    """The progress lines: DIR/progress.log always (appended by the run directory's
+    :meth:`~nimbers.research.rundir.RunDirectory.log`), stderr unless progress is False; each
+    line names what (a census, its verification)."""
 
     def __init__(self, out: str, progress: ProgressOption, interval: float,
                  what: str = "census") -> None:
-        self.path = os.path.join(out, PROGRESS_LOG)
+        self.folder = RunDirectory(out, what.split()[0], ())
         self.echo = progress is not False
         self.interval = interval
         self.what = what
@@ -256,15 +336,11 @@ class ProgressLog:
 
     def say(self, text: str) -> None:
         self.last = time.monotonic()
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        line = f"{stamp} {self.what}: {text} ({self.last - self.began:.0f} s)\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line.encode())
-        finally:
-            os.close(fd)
+        line = f"{self.what}: {text} ({self.last - self.began:.0f} s)"
+        self.folder.log(line)
         if self.echo:
-            sys.stderr.write(line)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            sys.stderr.write(f"{stamp} {line}\n")
             sys.stderr.flush()
 
 
@@ -337,12 +413,14 @@ class _Schedule:
         return as_done(futures, self.alive, tick)
 
     def _counts(self, state: list[Any]) -> str:
-        final = sum(1 for _m, _d, row in state if row is not None and is_final(row, self.until))
-        proven = sum(1 for _m, _d, row in state if row is not None and row["period"] is not None
-                     and row["class"] != "values")
+        """The classes by :func:`.report.standing` (the report's words), and how many open
+        ones are still below the depth asked."""
+        kinds = [standing(row) if row is not None else "open" for _m, _d, row in state]
+        below = sum(1 for _m, _d, row in state if row is None or not is_final(row, self.until))
         deepest = max((d for _m, d, _r in state), default=0)
-        return (f"{len(state)} classes: {proven} proven, {final - proven} capped or at the "
-                f"depth, {len(state) - final} open; deepest {_power(deepest)}")
+        return (f"{len(state)} classes: {kinds.count('solved')} solved, "
+                f"{kinds.count('capped')} capped, {kinds.count('open')} open ({below} of them "
+                f"below {_power(self.until)}); deepest {_power(deepest)}")
 
     def _report(self, stage: str, state: list[Any], level: int) -> None:
         self.log.say(f"{stage}: {self._counts(state)}")

@@ -6,6 +6,13 @@ Each row is one line written by a single ``write`` and made durable with ``fsync
 next, so a census killed at any moment (Ctrl-C, ``kill -9``, a power cut) leaves whole rows and
 at most one torn last line, which :func:`read_rows` drops (and cuts from the file) on the
 next run.
+
+:func:`read_rows` and :func:`all_rows` are the one reader of the table for everything that
+uses its rows (the census, deepen, report, export, compare, the results folder): each row's
+shape is checked by :func:`.schema.malformed`, and a row edited to ``"class": "x"`` or without
+``largest`` is a ValueError naming its line, never a KeyError further on.  Only
+:mod:`.verify`, which names every malformed row itself, reads them unchecked
+(:func:`numbered_rows`, :func:`replaced_rows`).
 """
 
 from __future__ import annotations
@@ -15,18 +22,48 @@ import os
 from typing import Any, Iterable
 
 from ...files import append_jsonl, read_jsonl, write_atomically
+from .schema import malformed
 
-__all__ = ["TABLE", "META", "FORMAT", "read_rows", "append_row", "read_meta", "write_meta",
+__all__ = ["TABLE", "META", "RUNS", "CHOICE", "PLOT", "OWN", "refuse_own_file",
+           "FORMAT", "read_rows", "append_row", "read_meta", "write_meta",
            "covered_codes", "numbered_rows", "replaced_rows", "all_rows", "read_capped",
            "MAX_TABLE_BYTES", "MAX_META_BYTES"]
 
 TABLE = "census.jsonl"
 META = "census.json"
+#: the frontier runs' directory in the census's directory
+RUNS = "runs"
+#: the classes ``deepen --promising`` chose, kept for a restart
+CHOICE = "deepen.json"
+#: the report's plot, by default
+PLOT = "census.png"
+#: the files a census writes in its directory besides the run directory's manifest, lock and
+#: progress log (:mod:`nimbers.research.rundir`): the table, its description, the frontier
+#: runs, the choice, the plot and the misère census's table (:mod:`.misere`), which may share
+#: the directory
+OWN = (TABLE, META, RUNS, CHOICE, PLOT, "misere.jsonl")
 FORMAT = "nimbers octal census"
 #: the largest table read (a census of 6-digit codes at many depths stays far below)
 MAX_TABLE_BYTES = 1 << 30
 #: the largest census.json read
 MAX_META_BYTES = 1 << 24
+
+
+def refuse_own_file(directory: str, path: str, allowed: str | None = None) -> None:
+    """ValueError when path is one of the census's own files in directory (the table, the
+    manifest, a frontier run's file ...; allowed: a name that may be written there, as the
+    report's plot): an export or a plot never replaces what the census keeps."""
+    from ..rundir import COMMON
+
+    home = os.path.realpath(directory)
+    target = os.path.realpath(path)
+    names = (set(OWN) | set(COMMON)) - {allowed}
+    runs = os.path.join(home, RUNS)
+    inside = (os.path.dirname(target) == home and os.path.basename(target) in names) or \
+        os.path.commonpath([target, runs]) == runs
+    if inside:
+        raise ValueError(f"{path} is a file of the census in {directory}: write elsewhere "
+                         "(an export never replaces the census's own files)")
 
 
 def read_capped(path: str, most: int) -> bytes:
@@ -57,27 +94,52 @@ def _latest(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def read_rows(directory: str, repair: bool = True) -> list[dict[str, Any]]:
-    """The current rows of DIR/census.jsonl (see :func:`numbered_rows`)."""
-    return [row for _line, row in numbered_rows(directory, repair)]
+    """The current rows of DIR/census.jsonl (see :func:`numbered_rows`), each checked.
+
+    Raises
+    ------
+    ValueError
+        A row that is not what a census row holds, naming its line and field.
+    """
+    return [row for _line, row in _checked(directory, _latest(_raw(directory, repair)))]
+
+
+def _checked(directory: str, numbered: list[tuple[int, dict[str, Any]]]
+             ) -> list[tuple[int, dict[str, Any]]]:
+    for line, row in numbered:
+        wrong = malformed(row)
+        if wrong is not None:
+            code = row.get("code") if isinstance(row, dict) else None
+            named = f" ({code})" if isinstance(code, str) and code.isprintable() else ""
+            raise ValueError(f"{os.path.join(directory, TABLE)}, line {line}{named}: a malformed "
+                             f"row: {wrong} (nimbers census verify names every problem)")
+    return numbered
 
 
 def numbered_rows(directory: str, repair: bool = True) -> list[tuple[int, dict[str, Any]]]:
     """(line, row) for the current rows of DIR/census.jsonl in file order ([] when there is
-    none): a row replaced by a later one of the same class is left out.  A last line cut short
-    by a kill is dropped, and cut from the file when repair; any other bad line is an error
-    naming it."""
-    return _latest(all_rows(directory, repair))
+    none), unchecked (for :mod:`.verify`): a row replaced by a later one of the same class is
+    left out.  A last line cut short by a kill is dropped, and cut from the file when repair;
+    any other line that is not JSON is an error naming it."""
+    return _latest(_raw(directory, repair))
 
 
 def replaced_rows(directory: str) -> list[tuple[int, dict[str, Any]]]:
-    """(line, row) for the rows a later row of the same class replaced."""
-    rows = all_rows(directory, repair=False)
+    """(line, row) for the rows a later row of the same class replaced (unchecked)."""
+    rows = _raw(directory, repair=False)
     current = {line for line, _row in _latest(rows)}
     return [(line, row) for line, row in enumerate(rows, 1) if line not in current]
 
 
 def all_rows(directory: str, repair: bool = True) -> list[dict[str, Any]]:
-    """Every row of DIR/census.jsonl, replaced ones included, in file order."""
+    """Every row of DIR/census.jsonl, replaced ones included, in file order, each checked
+    (ValueError as :func:`read_rows`)."""
+    rows = _raw(directory, repair)
+    _checked(directory, list(enumerate(rows, 1)))
+    return rows
+
+
+def _raw(directory: str, repair: bool) -> list[dict[str, Any]]:
     return read_jsonl(os.path.join(directory, TABLE), "row of the census", MAX_TABLE_BYTES,
                       repair)
 
@@ -103,13 +165,16 @@ def read_meta(directory: str) -> dict[str, Any] | None:
         raise ValueError(f"{path}: not a census description") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ValueError(f"{path}: not a census description")
-    codes = meta.get("codes", [])
+    if "codes" not in meta:
+        raise ValueError(f"{path}: no \"codes\" (the codes the census covers)")
+    codes = meta["codes"]
     if not isinstance(codes, list) or not all(isinstance(c, str) and c.isprintable()
                                               and c == c.strip() for c in codes):
         raise ValueError(f"{path}: \"codes\" is not a list of codes")
     if not isinstance(meta.get("offsets", True), bool):
         raise ValueError(f"{path}: \"offsets\" is not true or false")
-    until = meta.get("until", 0)
+    meta.setdefault("offsets", True)   # T. Czajka's convention, the default ever since
+    until = meta.setdefault("until", 0)
     if isinstance(until, bool) or not isinstance(until, int) or until < 0:
         raise ValueError(f"{path}: \"until\" is not a number of heap sizes")
     return meta
