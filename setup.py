@@ -9,25 +9,19 @@ Environment switches:
                        debug information on x86-64 Linux)
 """
 
+import glob
 import os
 import sys
 
 import numpy
 from setuptools import Extension, setup
 
-# The C core in two tiers: csrc/core/ is plain C (no Python.h), csrc/python/ the bindings.
-CORE = ["kernel64.c", "tower.c", "linalg.c", "dlog.c", "heap.c", "turning.c", "quadratic.c",
-        "constant_gfni.c", "frontier.c", "frontier_block.c", "frontier_cover.c",
-        "frontier_narrow.c", "frontier_settle.c", "frontier_simd.c", "frontier_step.c",
-        "quotient.c"]
-BINDINGS = ["module.c", "ints.c", "nimop.c", "ufuncs.c", "linalg.c", "logtable.c", "games.c",
-            "signals.c", "quadratic.c", "frontier.c", "quotient.c"]
-SOURCES = ([os.path.join("csrc", "core", f) for f in CORE] +
-           [os.path.join("csrc", "python", f) for f in BINDINGS])
-HEADERS = [os.path.join("csrc", "core", h) for h in ("nimcore.h", "games.h", "kernel_inline.h",
-                                                     "frontier.h", "frontier_core.h",
-                                                     "quotient.h")] + \
-          [os.path.join("csrc", "python", "bindings.h")]
+# The C core in two tiers: csrc/core/ is plain C (no Python.h; the frontier engine in its
+# folder csrc/core/frontier/), csrc/python/ the bindings.  Every source and header there is
+# built, so a new file needs no list here (tests/project/test_c_sources.py holds the tiers).
+SOURCES = sorted(glob.glob(os.path.join("csrc", "core", "**", "*.c"), recursive=True)) + \
+    sorted(glob.glob(os.path.join("csrc", "python", "*.c")))
+HEADERS = sorted(glob.glob(os.path.join("csrc", "**", "*.h"), recursive=True))
 
 
 def compile_args():

@@ -1,12 +1,13 @@
 /*
- * core_fuzzer.c -- libFuzzer harness for the C core's frontier engine (frontier*.c: the
- * public fr_* API) and the misère quotient walks (quotient.c: mq_mark_p, mq_n_failure,
+ * core_fuzzer.c -- libFuzzer harness for the C core's frontier engine (csrc/core/frontier/:
+ * the public fr_* API) and the misère quotient walks (quotient.c: mq_mark_p, mq_n_failure,
  * mq_refine), linked straight to csrc/core/ (no Python), built with clang's
  * -fsanitize=fuzzer (coverage feedback from every branch of the core), address and undefined
  * (fuzz/run_all.sh builds it when clang is there).  By hand:
  *
  *     clang -g -O1 -fsanitize=fuzzer,address,undefined -Icsrc/core fuzz/core_fuzzer.c \
- *         csrc/core/frontier*.c csrc/core/quotient.c -lpthread -o fuzz/build/core_fuzzer
+ *         csrc/core/frontier/[a-z]*.c csrc/core/sparse.c csrc/core/quotient.c -lpthread \
+ *         -o fuzz/build/core_fuzzer
  *     fuzz/build/core_fuzzer -max_total_time=60 fuzz/build/corpus
  *
  * Every answer is checked, not only survived:
@@ -28,7 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "frontier.h"
+#include "frontier/frontier.h"
 #include "quotient.h"
 
 typedef struct {

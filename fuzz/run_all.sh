@@ -21,7 +21,7 @@ done
 if command -v clang >/dev/null 2>&1; then
     mkdir -p build/corpus
     clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -I../csrc/core core_fuzzer.c ../csrc/core/frontier*.c ../csrc/core/quotient.c \
+        -I../csrc/core core_fuzzer.c ../csrc/core/frontier/*.c ../csrc/core/sparse.c ../csrc/core/quotient.c \
         -lpthread -o build/core_fuzzer
     if [ -n "$runs" ]; then
         build/core_fuzzer -runs="$runs" -print_final_stats=1 build/corpus 2>&1 | tail -n 6

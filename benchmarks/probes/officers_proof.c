@@ -5,7 +5,7 @@
  * A heap size n's value is its least unmarked common value c, unless a value of rare class
  * below c is reached by no split a + (n - 1 - a) (two common parts: the sparse space of
  * Gangolli and Plambeck).  The frontier engine proves those values a block of positions at a
- * time (frontier_cover.c).  This probe proves them position by position instead, 32 splits at
+ * time (frontier/cover.c).  This probe proves them position by position instead, 32 splits at
  * a time against every value still pending, and prints
  *   1. how many values of rare class below g(n) the first 64 .. 16,384 splits leave unreached;
  *   2. the nanoseconds a position of two kernels that prove them all from the splits

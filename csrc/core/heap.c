@@ -9,20 +9,11 @@
  *
  * Two exact methods, chosen position by position from their estimated cost:
  *
- * - The sparse space (Winning Ways ch. 4; Gangolli & Plambeck, "A note on periodicity in some
- *   octal games", IJGT 18, 1989; A. Flammenkamp's octal-game tables).  Extend each value with
- *   the parity of its heap size, e(i) = 2 g(i) + (i mod 2), and fix a mask M: position i is
- *   rare when popcount(e(i) & M) is even, common otherwise.  For a split a + b = n - k the
- *   parities add, so the class of the option's value (with the parity of n - k) is the XOR of
- *   the parts' classes: an option of common class needs one rare part.  Enumerating the splits
- *   with a rare part therefore finds every reachable common-class value, and the least common
- *   value not found is a certain candidate for the mex.  Smaller values of rare class are
- *   looked for among the splits, a vector register of them at a time, stopping at the first
- *   hit (usually soon: see settle).  The mask is the one making the fewest positions rare (a
- *   Walsh-Hadamard transform of the counts of the e(i)), re-chosen when the rare positions
- *   have grown and another mask is clearly better.  The parity term is used only when every
- *   splitting move removes a number of tokens of the same parity.  Any mask gives exact
- *   values; a good one only makes them cheap.
+ * - The sparse space (sparse.h: its classes, mask, switching rule and pair test): the marks of
+ *   the splits with a rare part give a certain candidate, the least common value not found;
+ *   smaller values of rare class are looked for among the other splits, a vector register of
+ *   them at a time, stopping at the first hit (usually soon: see settle).  The parity term is
+ *   used only when every splitting move removes a number of tokens of the same parity.
  *
  * - The plain scan, for games with many rare positions (0.04, 0.06) and the early positions
  *   of every game: mark the value of every split, take the mex.
@@ -33,187 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games.h"
+#include "heap.h"
+#include "heap_marks.h"
+#include "sparse.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define HP_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define HP_CLONES
-#endif
-
-/* BLOCK: comparisons per vector scan step; PARTIAL: splits marked one by one in a chunk,
- * SPARSE_SCALAR_PAIRS of them at most per position, then STRETCH per kind of split in turn;
+/* PARTIAL: splits marked one by one in a chunk, SPARSE_SCALAR_PAIRS of them at most per
+ * position, then STRETCH per kind of split in turn (whole blocks of the pair test);
  * POLL_WORK: comparisons between two calls of the poll (well under a millisecond);
  * RARE_COST: a rare part's cost, in splits of the plain scan. */
-enum { BLOCK = 256, PARTIAL = 64, SPARSE_SCALAR_PAIRS = 512, STRETCH = 4 * BLOCK,
+enum { PARTIAL = 64, SPARSE_SCALAR_PAIRS = 512, STRETCH = 4 * HP_BLOCK,
        POLL_WORK = 1 << 18, RARE_COST = 4 };
-
-/* The marks of one position are stamps: value v is marked when seen[v] == now (no clearing
- * between positions, and every mark a plain store). */
-typedef struct {
-    uint32_t *seen;
-    uint32_t now;
-} marks;
-
-static inline void mark(marks m, uint32_t v)
-{
-    m.seen[v] = m.now;
-}
-
-static inline int marked(marks m, uint32_t v)
-{
-    return m.seen[v] == m.now;
-}
-
-/* The index of the rare position r in the sorted rpos[0..n), or n when r is not rare. */
-static size_t rare_index(const uint32_t *rpos, size_t n, uint32_t r)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rpos[mid] < r)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && rpos[lo] == r ? lo : n;
-}
-
-/* ---- kernels, one set per value width ---------------------------------------------------- */
-
-/* For a split of total tokens into a + (total - a), lo <= a < hi:
- *   mark_pairs   marks every value g[a] ^ g[total - a];
- *   has_pair     says whether the value c is among them (blocks of BLOCK comparisons, a
- *                vector register at a time, from lo up; *scanned: how many were compared);
- *   mark_rare    marks g[r] ^ g[total - r] for the rare positions r < total (sorted);
- *   mark_triples marks every three-heap split of total. */
-#define HP_KERNELS(T, SUF)                                                                    \
-    static void mark_pairs_##SUF(const T *g, size_t total, size_t lo, size_t hi,              \
-                                 marks seen)                                              \
-    {                                                                                         \
-        const T *far = g + total;                                                             \
-        for (size_t a = lo; a < hi; a++) {                                                    \
-            uint32_t x = g[a], y = far[-(ptrdiff_t)a];                                        \
-            mark(seen, x ^ y);                                                                \
-        }                                                                                     \
-    }                                                                                         \
-    HP_CLONES static int block_hit_##SUF(const T *x, const T *y, T c)                         \
-    {                                                                                         \
-        unsigned hit = 0;                                                                     \
-        for (size_t j = 0; j < BLOCK; j++)                                                    \
-            hit |= (T)(x[j] ^ y[-(ptrdiff_t)j]) == c;                                         \
-        return hit != 0;                                                                      \
-    }                                                                                         \
-    static int has_pair_##SUF(const T *g, size_t total, size_t lo, size_t hi, uint32_t c,     \
-                              size_t *scanned)                                                \
-    {                                                                                         \
-        size_t begin = lo;                                                                    \
-        for (; hi - lo >= BLOCK; lo += BLOCK)                                                 \
-            if (block_hit_##SUF(g + lo, g + total - lo, (T)c)) {                              \
-                *scanned = lo + BLOCK - begin;                                                \
-                return 1;                                                                     \
-            }                                                                                 \
-        *scanned = hi - begin;                                                                \
-        for (size_t a = lo; a < hi; a++)                                                      \
-            if ((uint32_t)(g[a] ^ g[total - a]) == c)                                         \
-                return 1;                                                                     \
-        return 0;                                                                             \
-    }                                                                                         \
-    static void mark_rare_range_##SUF(const T *top, const uint32_t *rpos,                     \
-                                      const uint32_t *rval, size_t from, size_t to,           \
-                                      marks seen)                                             \
-    {                                                                                         \
-        uint32_t *s = seen.seen, now = seen.now;                                              \
-        size_t i = from;                                                                      \
-        for (; i + 4 <= to; i += 4) {                                                         \
-            uint32_t v0 = rval[i] ^ top[-(ptrdiff_t)rpos[i]];                                 \
-            uint32_t v1 = rval[i + 1] ^ top[-(ptrdiff_t)rpos[i + 1]];                         \
-            uint32_t v2 = rval[i + 2] ^ top[-(ptrdiff_t)rpos[i + 2]];                         \
-            uint32_t v3 = rval[i + 3] ^ top[-(ptrdiff_t)rpos[i + 3]];                         \
-            s[v0] = now;                                                                      \
-            s[v1] = now;                                                                      \
-            s[v2] = now;                                                                      \
-            s[v3] = now;                                                                      \
-        }                                                                                     \
-        for (; i < to; i++)                                                                   \
-            s[rval[i] ^ top[-(ptrdiff_t)rpos[i]]] = now;                                      \
-    }                                                                                         \
-    static void mark_rare_##SUF(const T *g, size_t total, const uint32_t *rpos,               \
-                                const uint32_t *rval, size_t nrare, int unequal,              \
-                                marks seen)                                                   \
-    {                                                                                         \
-        while (nrare && rpos[nrare - 1] >= total)                                             \
-            nrare--;                                                                          \
-        size_t skip = nrare; /* Grundy's game: the rare total / 2 is no split of its own */   \
-        if (unequal && total % 2 == 0)                                                        \
-            skip = rare_index(rpos, nrare, (uint32_t)(total / 2));                            \
-        mark_rare_range_##SUF(g + total, rpos, rval, 0, skip, seen);                          \
-        if (skip < nrare)                                                                     \
-            mark_rare_range_##SUF(g + total, rpos, rval, skip + 1, nrare, seen);              \
-    }                                                                                         \
-    static void mark_triples_##SUF(const T *g, size_t total, marks seen)                  \
-    {                                                                                         \
-        for (size_t a = 1; a <= total / 3; a++)                                               \
-            for (size_t b = a; b <= (total - a) / 2; b++)                                     \
-                mark(seen, (uint32_t)(g[a] ^ g[b] ^ g[total - a - b]));                       \
-    }
-
-HP_KERNELS(uint8_t, u8)
-HP_KERNELS(uint16_t, u16)
-HP_KERNELS(uint32_t, u32)
-
-/* The same kernels for a width known only at run time (the switch sits outside the loops). */
-#define HP_DISPATCH(width, call8, call16, call32)                                             \
-    ((width) == 1 ? (call8) : (width) == 2 ? (call16) : (call32))
-
-static inline uint32_t get_value(const void *g, int width, size_t i)
-{
-    return HP_DISPATCH(width, ((const uint8_t *)g)[i], ((const uint16_t *)g)[i],
-                       ((const uint32_t *)g)[i]);
-}
-
-static void mark_pairs(const void *g, int width, size_t total, size_t lo, size_t hi,
-                       marks seen)
-{
-    if (width == 1)
-        mark_pairs_u8((const uint8_t *)g, total, lo, hi, seen);
-    else if (width == 2)
-        mark_pairs_u16((const uint16_t *)g, total, lo, hi, seen);
-    else
-        mark_pairs_u32((const uint32_t *)g, total, lo, hi, seen);
-}
-
-static int has_pair(const void *g, int width, size_t total, size_t lo, size_t hi, uint32_t c,
-                    size_t *scanned)
-{
-    *scanned = 0;
-    if (width == 1)
-        return c < 256 && has_pair_u8((const uint8_t *)g, total, lo, hi, c, scanned);
-    if (width == 2)
-        return c < 65536 && has_pair_u16((const uint16_t *)g, total, lo, hi, c, scanned);
-    return has_pair_u32((const uint32_t *)g, total, lo, hi, c, scanned);
-}
-
-static void mark_rare(const void *g, int width, size_t total, const uint32_t *rpos,
-                      const uint32_t *rval, size_t nrare, int unequal, marks seen)
-{
-    if (width == 1)
-        mark_rare_u8((const uint8_t *)g, total, rpos, rval, nrare, unequal, seen);
-    else if (width == 2)
-        mark_rare_u16((const uint16_t *)g, total, rpos, rval, nrare, unequal, seen);
-    else
-        mark_rare_u32((const uint32_t *)g, total, rpos, rval, nrare, unequal, seen);
-}
-
-static void mark_triples(const void *g, int width, size_t total, marks seen)
-{
-    if (width == 1)
-        mark_triples_u8((const uint8_t *)g, total, seen);
-    else if (width == 2)
-        mark_triples_u16((const uint16_t *)g, total, seen);
-    else
-        mark_triples_u32((const uint32_t *)g, total, seen);
-}
 
 /* ---- the engine ---------------------------------------------------------------------------- */
 
@@ -302,17 +122,9 @@ static int rules_read(engine *e)
     return 0;
 }
 
-/* The rare class is the one closed under the XOR of two parts (a subgroup of e-values). With
- * the parity term and splits removing an odd number of tokens, a + b and n differ in parity,
- * so that class is the odd one: T. Czajka's "1+pos" (0.127: g(n) + n odd is rare). */
-static uint32_t rare_phase(const engine *e)
-{
-    return (e->mask & 1) & (uint32_t)e->split_parity;
-}
-
 static int is_rare(const engine *e, size_t i, uint32_t v)
 {
-    return (uint32_t)parity32((((v << 1) | (uint32_t)(i & 1))) & e->mask) == rare_phase(e);
+    return sp_is_rare(e->mask, (unsigned)e->split_parity, i, v);
 }
 
 /* The counts behind the choice of the mask cover the values below 2^COUNT_BITS (masks of
@@ -369,7 +181,7 @@ static void classes_build(engine *e)
 {
     for (int p = 0; p < 2; p++)
         for (uint32_t v = 0; v < e->nvalues; v++)
-            e->common[p][v] = e->mask && parity32(((v << 1) | (uint32_t)p) & e->mask);
+            e->common[p][v] = e->mask && sp_is_common_value(e->mask, v, (unsigned)p);
 }
 
 /* The passes over all values so far (billions, in long runs) ask the poll now and then. */
@@ -413,39 +225,18 @@ static int rare_build(engine *e, size_t n)
     return 0;
 }
 
-/* The mask making the fewest of the positions 1..n-1 rare: with the transform
- * W[M] = sum_e counts[e] (-1)^popcount(e & M), the rare count of M is (N + W[M]) / 2. */
+/* The mask making the fewest of the positions 1..n-1 rare (sparse.c). */
 static uint32_t best_mask(engine *e, size_t n, size_t *rare_count)
 {
-    size_t size = count_size(e->bits);
-    for (size_t i = 0; i < size; i++)
-        e->walsh[i] = (int64_t)e->counts[i];
-    for (size_t h = 1; h < size; h <<= 1)
-        for (size_t i = 0; i < size; i += 2 * h)
-            for (size_t j = i; j < i + h; j++) {
-                int64_t a = e->walsh[j], b = e->walsh[j + h];
-                e->walsh[j] = a + b;
-                e->walsh[j + h] = a - b;
-            }
-    int64_t total = (int64_t)(n - 1);
-    uint32_t best = 0;
-    int64_t best_rare = total + 1;
-    for (size_t m = 1; m < size; m++) {
-        if ((m & 1) && !e->parity_ok)
-            continue;
-        int64_t odd_phase = (int64_t)((m & 1) & e->split_parity);
-        int64_t rare = (total + (odd_phase ? -e->walsh[m] : e->walsh[m])) / 2;
-        if (rare < best_rare) {
-            best_rare = rare;
-            best = (uint32_t)m;
-        }
-    }
-    *rare_count = (size_t)best_rare;
+    uint64_t rare;
+    uint32_t best = sp_best_mask(e->counts, e->walsh, count_size(e->bits), (uint64_t)(n - 1),
+                                 e->parity_ok, (int)e->split_parity, &rare);
+    *rare_count = (size_t)rare;
     return best;
 }
 
-/* Re-chooses the mask when another one has clearly fewer rare positions (the rebuild of the
- * rare list costs a pass over all values, so small gains wait). */
+/* Re-chooses the mask when another one has clearly fewer rare positions (sparse.h's rule: the
+ * rebuild of the rare list costs a pass over all values, so small gains wait). */
 static int mask_update(engine *e, size_t n)
 {
     if (e->cfg->mask != HP_MASK_AUTO || !e->nsplit || e->nsplit3)
@@ -454,8 +245,7 @@ static int mask_update(engine *e, size_t n)
         return 0;
     size_t best_rare;
     uint32_t best = best_mask(e, n, &best_rare);
-    size_t slack = e->nrare / 8 > 8 ? e->nrare / 8 : 8;
-    if (!e->mask || best_rare + slack <= e->nrare) {
+    if (!e->mask || sp_mask_better(e->nrare, best_rare, 0)) {
         e->mask = best;
         if (e->report)
             e->report->mask_changes++;
@@ -463,7 +253,7 @@ static int mask_update(engine *e, size_t n)
         if (rare_build(e, n) < 0)
             return -1;
     }
-    e->next_check = e->nrare + (e->nrare / 16 > 1 ? e->nrare / 16 : 1);
+    e->next_check = (size_t)sp_next_check(e->nrare);
     return 0;
 }
 
@@ -554,7 +344,7 @@ static uint32_t settle(engine *e, size_t n, uint32_t limit)
     while (npending && left && budget) {
         for (size_t s = 0; s < e->nsplit; s++) {
             size_t chunk = hi[s] - lo[s] < PARTIAL ? hi[s] - lo[s] : PARTIAL;
-            mark_pairs(e->g, e->width, total[s], lo[s], lo[s] + chunk, e->seen);
+            hp_mark_pairs(e->g, e->width, total[s], lo[s], lo[s] + chunk, e->seen);
             lo[s] += chunk;
             left -= chunk;
             budget = budget > chunk ? budget - chunk : 0;
@@ -574,7 +364,7 @@ static uint32_t settle(engine *e, size_t n, uint32_t limit)
                     continue;
                 size_t bottom = lo[s] + from, top = hi[s] - bottom > STRETCH ? bottom + STRETCH : hi[s];
                 size_t scanned;
-                hit = has_pair(e->g, e->width, total[s], bottom, top, c, &scanned);
+                hit = hp_has_pair(e->g, e->width, total[s], bottom, top, c, &scanned);
                 e->work += scanned / 16;
                 cost += (double)scanned / 16;
                 any = 1;
@@ -638,13 +428,13 @@ static uint32_t position_value(engine *e, size_t n)
         for (size_t s = 0; s < e->nsplit; s++)
             if (n >= e->split[s] + 2) {
                 size_t total = n - e->split[s];
-                mark_pairs(e->g, e->width, total, 1, total / 2 + 1, e->seen);
+                hp_mark_pairs(e->g, e->width, total, 1, total / 2 + 1, e->seen);
                 e->work += total / 2;
             }
         for (size_t s = 0; s < e->nsplit3; s++)
             if (n >= e->split3[s] + 3) {
                 size_t total = n - e->split3[s];
-                mark_triples(e->g, e->width, total, e->seen);
+                hp_mark_triples(e->g, e->width, total, e->seen);
                 e->work += total * total / 12;
             }
         uint32_t v = 0;
@@ -656,7 +446,7 @@ static uint32_t position_value(engine *e, size_t n)
         for (size_t s = 0; s < e->nsplit; s++) {
             size_t k = e->split[s];
             if (n >= k + 2)
-                mark_rare(e->g, e->width, n - k, e->rpos, e->rval, e->nrare, e->unequal,
+                hp_mark_rare(e->g, e->width, n - k, e->rpos, e->rval, e->nrare, e->unequal,
                           e->seen);
         }
         e->work += e->nrare * e->nsplit;
@@ -669,7 +459,7 @@ static uint32_t position_value(engine *e, size_t n)
     for (size_t s = 0; s < e->nsplit; s++)
         if (n >= e->split[s] + 2) {
             size_t total = n - e->split[s];
-            mark_pairs(e->g, e->width, total, 1, split_end(e, total), e->seen);
+            hp_mark_pairs(e->g, e->width, total, 1, split_end(e, total), e->seen);
             e->work += total / 2;
         }
     if (e->report)
@@ -751,34 +541,4 @@ int hp_extend(const hp_config *cfg, void *g, size_t start, size_t stop, size_t *
     }
     engine_free(&e);
     return status;
-}
-
-/* ---- periodicity ------------------------------------------------------------------------- */
-
-size_t hp_first_period(const void *g, int width, size_t n, size_t pmax, const hp_period_rule *rule,
-                       size_t *preperiod)
-{
-    if (pmax >= n)
-        pmax = n ? n - 1 : 0;
-    for (size_t p = 1; p <= pmax; p++) {
-        /* the rule a * max(n0, floor) + b * p + c <= n bounds n0 from above */
-        size_t need = rule->b * p + rule->c;
-        if (need > n)
-            break;
-        size_t limit = (n - need) / rule->a; /* n0 may be at most this */
-        if (limit < rule->floor || limit >= n - p)
-            continue;
-        /* g[j] == g[j + p] for limit <= j < n - p, looked at from the bottom up: a failing p
-         * (a multiple of the true period included) fails near the pre-period, at once */
-        size_t j = limit;
-        while (j < n - p && get_value(g, width, j) == get_value(g, width, j + p))
-            j++;
-        if (j < n - p)
-            continue;
-        while (limit > 0 && get_value(g, width, limit - 1) == get_value(g, width, limit - 1 + p))
-            limit--;
-        *preperiod = limit;
-        return p;
-    }
-    return 0;
 }

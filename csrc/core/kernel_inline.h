@@ -55,10 +55,18 @@ int tw_poww(const u64 *a, const u64 *e, size_t ne, u64 *out, size_t n, u64 *s,
 #endif
 
 /* constant_gfni.c: c (x) b[i] over an array by GFNI byte products, for the vpclmul kernel on
- * CPUs with GFNI (nk_gfni_init, at the end of nk_init, checks the CPU). */
-void nk_gfni_init(int vpclmul_ok);
+ * CPUs with GFNI (nk_gfni_init, at the end of nk_init, checks the CPU; mul is the nim product,
+ * handed in so that constant_gfni.c calls nothing of kernel64.c). */
+void nk_gfni_init(int vpclmul_ok, u64 (*mul)(u64, u64));
 int nk_gfni_available(void);
 void nk_mul_constant_gfni(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n);
+
+/* kernel_constant.c: o[i] = c (x) b[i] (and o1[i] = c1 (x) b[i] beside it) by the eight byte
+ * tables of x -> c (x) x, or GFNI where constant_gfni.c runs; for the array loops
+ * (kernel_arrays.c), inside nk_work_enter/leave. */
+void nk_mul_constant(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t so, size_t n);
+void nk_mul_constant2(u64 c0, u64 c1, const u64 *b, ptrdiff_t sb, u64 *o0, u64 *o1,
+                      ptrdiff_t so, size_t n);
 
 /* Whether kernel k works in the polynomial basis (the carry-less ones) or the nim basis. */
 #define NK_POLY(k) ((k) != NK_PORTABLE)
@@ -80,6 +88,12 @@ void nk_mul_constant_gfni(u64 c, const u64 *b, ptrdiff_t sb, u64 *o, ptrdiff_t s
 extern uint16_t nk_log16[65536];
 extern uint16_t nk_exp16[NK_EXP16_SIZE];
 extern int nk_kernel;
+/* The product table of GF(2^8), and (vpclmul builds) its rows 2^b as nibble tables for
+ * VPSHUFB, both built by nk_init (kernel64.c). */
+extern uint8_t nk_mul8_tab[256][256];
+#ifdef NK_HAVE_VPCLMUL
+extern uint8_t nk_nibble_tab[8][2][32];
+#endif
 /* 2^63 = h for the Fermat power X = 2^64 (X (x) X = X ^ h), in each basis ([NK_POLY(k)]). */
 extern u64 nk_half_work[2];
 extern u64 nk_half_squared_work[2]; /* (2^63) (x) (2^63) */

@@ -5,12 +5,15 @@
  * Layers (each file implements one):
  *   kernel64.c  products, squares, roots and inverses of nimbers below 2^64,
  *               with a portable table path and a carry-less-multiplication path
- *               (PCLMULQDQ) in a polynomial basis isomorphic to the nim field.
+ *               (PCLMULQDQ) in a polynomial basis isomorphic to the nim field;
+ *               kernel_arrays.c the same over strided arrays and outer products,
+ *               kernel_constant.c (and constant_gfni.c) products by one constant.
  *   tower.c     nimbers of any size as arrays of 64-bit limbs, split on the
  *               Fermat tower a = a1*X (+) a0 down to the 64-bit kernel.
  *   linalg.c    Gaussian elimination over the nim field, limbs of any size.
  *   dlog.c      discrete logarithms (Pohlig-Hellman with baby-step giant-step tables).
- * The game engines (heap.c, turning.c) have their own header, games.h.
+ * The game engines have their own headers: heap.h, turning.h, frontier/frontier.h, and
+ * sparse.h the sparse space both heap engines use.
  *
  * Every entry point takes and returns nimbers in the nim basis (the integers themselves).
  * The kernels' private working basis stays inside this folder (kernel_inline.h).
@@ -40,7 +43,7 @@ static inline int nc_should_stop(const nc_poll *p)
     return p && p->stop && p->stop(p->ctx);
 }
 
-/* ---- kernel64.c: nimbers below 2^64 ----------------------------------------------------- */
+/* ---- kernel64.c, kernel_arrays.c: nimbers below 2^64 ---------------------------------- */
 
 /* The kernels: portable tables; PCLMULQDQ; and 256-bit VPCLMULQDQ (with AVX2) for the array
  * loops, which shares the carry-less kernel's polynomial basis. */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games.h"
+#include "turning.h"
 
 int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_t stop,
               const nc_poll *poll)

@@ -76,9 +76,11 @@ PyObject *nb_status_error(int status);
 int nb_add_ints(PyObject *module);
 int nb_add_nimop(PyObject *module);
 int nb_add_ufuncs(PyObject *module);
+int nb_add_outer(PyObject *module); /* outer.c: nim_mul_outer, added by nb_add_ufuncs */
 int nb_add_linalg(PyObject *module);
 int nb_add_logtable(PyObject *module);
 int nb_add_games(PyObject *module);
+int nb_add_sparse(PyObject *module);
 int nb_add_quadratic(PyObject *module);
 int nb_add_frontier(PyObject *module);
 int nb_add_quotient(PyObject *module);

@@ -6,7 +6,7 @@
  */
 #include "bindings.h"
 
-#include "frontier.h"
+#include "frontier/frontier.h"
 
 #include <stdlib.h>
 #include <string.h>

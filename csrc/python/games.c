@@ -1,12 +1,13 @@
 /*
- * games.c -- the bindings of the game engines (csrc/core/games.h): the Grundy values of heap
- * games and of structured coin-turning games, extended in place in a numpy array.
+ * games.c -- the bindings of the game engines (csrc/core/heap.h, turning.h): the Grundy values
+ * of heap games and of structured coin-turning games, extended in place in a numpy array.
  */
 #include "bindings.h"
 
 #include <string.h>
 
-#include "games.h"
+#include "heap.h"
+#include "turning.h"
 
 /* heap_extend(rules, g, start, stop, mask, method): rules a sequence of digit bit sets (None
  * for Grundy's game), g a writable C-contiguous uint8/16/32 buffer holding g[0..start); fills

@@ -126,7 +126,8 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     if (nb_add_ints(m) < 0 || nb_add_nimop(m) < 0 || nb_add_ufuncs(m) < 0 ||
         nb_add_linalg(m) < 0 || nb_add_logtable(m) < 0 || nb_add_games(m) < 0 ||
-        nb_add_quadratic(m) < 0 || nb_add_frontier(m) < 0 || nb_add_quotient(m) < 0) {
+        nb_add_sparse(m) < 0 || nb_add_quadratic(m) < 0 || nb_add_frontier(m) < 0 ||
+        nb_add_quotient(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -19,7 +19,7 @@ CSRC = Path(__file__).resolve().parents[2] / "csrc"
 
 @pytest.mark.skipif(not CSRC.is_dir(), reason="the C sources are not beside the tests")
 def test_core_never_includes_python():
-    core = sorted((CSRC / "core").glob("*.[ch]"))
+    core = sorted((CSRC / "core").rglob("*.[ch]"))
     assert core, "csrc/core/ holds the core's sources"
     for path in core:
         text = path.read_text()

@@ -53,7 +53,7 @@ def test_values_and_checksum_equal_the_ordinary_engine(tmp_path: Path, code: str
 def test_the_block_path_equals_the_ordinary_engine(tmp_path: Path, code: str, n: int,
                                                    threads: int, closed_engines: list) -> None:
     """Past 4 * head the engine goes a block of 512 positions at a time (the coverage and the
-    vector checks of frontier_block.c, on the CPU's widest path: test_frontier_paths.py runs
+    vector checks of frontier/block.c, on the CPU's widest path: test_frontier_paths.py runs
     each): those values too equal the ordinary engine's.  (The
     first test's runs go through the blocks with the values file read back.  Codes whose
     values stay below 64, like 0.16 and 4.07, take the narrow steps instead: test_frontier_paths.py.)"""
@@ -120,8 +120,8 @@ def test_ctrl_c_then_resume(tmp_path: Path, code: str, n: int, threads: int, hea
                             past: int) -> None:
     """Ctrl-C stops the run with what was proved in its checkpoint; resumed, the run ends with
     the ordinary engine's values.  Officers with four threads: the settling thread speculates
-    and two provers prove (frontier_block.c; a head of 2^16, with which the blocks keep their
-    helper).  0.167: narrow steps (frontier_narrow.c), which look for a stop every 65,536
+    and two provers prove (frontier/block.c; a head of 2^16, with which the blocks keep their
+    helper).  0.167: narrow steps (frontier/narrow.c), which look for a stop every 65,536
     heap sizes."""
     status, err, count = _interrupted(
         tmp_path, f"frontier_run({code!r}, {n}, sys.argv[1], threads={threads}, interval=0.02, "

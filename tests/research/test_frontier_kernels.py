@@ -1,4 +1,4 @@
-"""The frontier engine's vector kernels (csrc/core/frontier_simd.c) against a plain reference
+"""The frontier engine's vector kernels (csrc/core/frontier/simd.c) against a plain reference
 on random data, every path this CPU runs, in a small C program built here with the system's C
 compiler -- and, where a cross compiler and qemu-user are installed (Debian: gcc-aarch64-linux-gnu,
 qemu-user), the portable path built for AArch64 and run under qemu.  The reference marks
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-CORE = Path(__file__).resolve().parents[2] / "csrc" / "core"
+CORE = Path(__file__).resolve().parents[2] / "csrc" / "core" / "frontier"
 
 PROGRAM = r"""
-/* Checks the block engine's kernels (frontier_simd.c) against a plain reference on random
+/* Checks the block engine's kernels (frontier/simd.c) against a plain reference on random
  * data: every path this CPU runs.  Built for x86-64 and AArch64 (run under qemu-aarch64). */
-#include "frontier_simd.c"
+#include "simd.c"
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
-"""The block engine's vector paths (csrc/core/frontier_simd.c): AVX-512, AVX2 and portable C
+"""The block engine's vector paths (csrc/core/frontier/simd.c): AVX-512, AVX2 and portable C
 give the same values as the ordinary engine, each path forced by NIMBERS_FRONTIER_PATH (read
 when an engine is made), and a path this CPU lacks, or no path at all, is refused.  Every path
 this CPU runs is tested here; a small head makes the blocks start at 2^15.  The narrow steps
-(csrc/core/frontier_narrow.c: every value below 64) are tested the same way."""
+(csrc/core/frontier/narrow.c: every value below 64) are tested the same way."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: 
                                                   threads: int, closed_engines: list) -> None:
     """With two threads and more a helper prepares blocks ahead and covers the next block's
     values of rare class while it waits, and from three threads on the calling thread
-    speculates while the others prove its values (frontier_block.c): the values stay the same
+    speculates while the others prove its values (frontier/block.c): the values stay the same
     (one and two threads: the runs above).  A head of 2^16, as in a real run: with a shorter
     one more positions go past their candidates, and the blocks go alone (the next test)."""
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=1 << 16,
@@ -85,7 +85,7 @@ def test_candidates_made_without_the_lag_parts_give_the_ordinary_engines_values(
     """With two threads a helper prepares each block while the one before is settled, so the
     coverage's witnesses start 1280 heap sizes back.  0.364 has many rare parts in between:
     most positions went past their eight candidates, so each sub-block's candidates are made
-    again without the values those parts reach (frontier_block.c, lag_candidates), and that
+    again without the values those parts reach (frontier/block_prepare.c, lag_candidates), and that
     is enough: the blocks keep their helper.  With three threads, while speculating too."""
     stats = frontier_run("0.364", 600_000, tmp_path, threads=threads, progress=False,
                          head=8192, window=1 << 17, stop_at_proof=False)
@@ -98,7 +98,7 @@ def test_blocks_that_go_alone_give_the_ordinary_engines_values(tmp_path: Path,
                                                               closed_engines: list) -> None:
     """Where the candidates made again without the lag parts' values still leave a quarter of
     the positions past them (0.064 near 75,000 with a head of 8192), the blocks go alone for a
-    while, the coverage made again from 512 (frontier_block.c, answer_lag)."""
+    while, the coverage made again from 512 (frontier/block.c, answer_lag)."""
     stats = frontier_run("0.064", 300_000, tmp_path, threads=2, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
     assert stats.sha256 == reference("0.064", 300_000)

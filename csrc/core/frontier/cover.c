@@ -1,6 +1,6 @@
 /*
- * frontier_cover.c -- witnesses for the values of rare class, a block of positions at a time
- * (see frontier.c).
+ * cover.c -- witnesses for the values of rare class, a block of positions at a time
+ * (see state.c).
  *
  * A value v of rare class below the candidate must be reached by some split a + q with two
  * common values, g(a) ^ g(q) = v.  Scanning the splits from the smallest heap takes thousands
@@ -9,7 +9,7 @@
  * (bit q set when g(q) = t).  A heap size a of the head with g(a) = v ^ t reaches v at every
  * position n of a block with g(n - k - a) = t: the bitset of t read from n0 - k - a gives those
  * positions for the whole block in a few word operations (eight words of 64 positions: one
- * AVX-512 register, two of AVX2; frontier_simd.c).  For each value the first PAIRS_FIRST
+ * AVX-512 register, two of AVX2; simd.c).  For each value the first PAIRS_FIRST
  * pairs (a, t), taken by t's frequency, cover the block at once; a position that needs the
  * value and is still not covered has the block's next pairs tried, until it is (or they run
  * out: then the search).
@@ -18,16 +18,16 @@
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
 
-#include "frontier_core.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* CB: the block, in positions (CW words of 64); CT: at most this many frequent values get a
  * bitset; CAMAX: witnesses from the head are heap sizes below it; CPAIRS: room for the pairs
- * of a value (PAIRS_RARE and PAIRS_COMMON used, tuned on Grundy's game and Officers at 2^21
- * and 2^23; PAIRS_FIRST: those a value of rare class gets before any position asks, tuned at
- * 2^23); CSPAN: positions in each bitset's ring; CVALUES: values with coverage. */
+ * of a value (PAIRS_RARE and PAIRS_COMMON used; PAIRS_FIRST: those a value of rare class gets
+ * before any position asks; how they were tuned: benchmarks/README.md, "Frontier tuning
+ * notes"); CSPAN: positions in each bitset's ring; CVALUES: values with coverage. */
 #ifndef FR_TOP
 #define FR_TOP 64
 #endif
@@ -64,7 +64,7 @@ struct fr_cover {
     uint64_t refresh_at;      /* the next rebuild of the frequent values */
     /* the words of values of rare class, for FR_SETS blocks (n0 / CB modulo FR_SETS: a
      * helper prepares the next block while the finisher settles this one, and with
-     * speculation the blocks settled before are still being proved: frontier_block.c) */
+     * speculation the blocks settled before are still being proved: block.c) */
     uint64_t *stamp[FR_SETS]; /* stamp[.][v] == block + 1 when words[.][v] is for it */
     uint64_t (*words[FR_SETS])[CW];
     uint16_t *upto[FR_SETS];  /* the pairs of v that made them: the first PAIRS_FIRST, more on
@@ -185,7 +185,7 @@ void fr_cover_drop(fr_state *s)
 }
 
 /* Whether the witnesses start from FR_LAG: with a helper, which prepares a block while the one
- * before it is settled, unless the blocks go alone for now (s->alone_until: frontier_block.c). */
+ * before it is settled, unless the blocks go alone for now (s->alone_until: block.c). */
 static int lag_wanted(const fr_state *s)
 {
     return s->threads > 1 && s->done >= s->alone_until;
@@ -359,7 +359,7 @@ int fr_cover_refresh(fr_state *s)
 
 /* ---- the words of a block ---------------------------------------------------------------- */
 
-/* The kernel of this engine's path (frontier_simd.c). */
+/* The kernel of this engine's path (simd.c). */
 static size_t cover_value(const fr_state *s, const fr_cover *c, uint64_t n0,
                           const cover_pair *list, size_t from, size_t len, size_t bit,
                           uint64_t *acc)

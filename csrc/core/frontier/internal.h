@@ -1,19 +1,21 @@
 /*
- * frontier_core.h -- what the files of the frontier engine share (private to csrc/core):
- *   frontier.c         the state: reading values back, feeding, the mask and the rare list
- *   frontier_settle.c  one position: the near marks, the witnesses to try, the search
- *   frontier_step.c    a step: the far marks a group ahead, the finisher and its helpers
- *   frontier_cover.c   witnesses for values of rare class, a block of positions at a time
- *   frontier_block.c   a step a block at a time once the coverage is ready
- *   frontier_simd.c    the vector kernels on each path (AVX-512, AVX2, portable)
- *   frontier_narrow.c  a step for games whose values all lie below 64 (one word of marks)
+ * internal.h -- what the files of the frontier engine share (private to this folder; see
+ * README.md for the engine's words and strategies):
+ *   values.c     reading values back: head, window or the caller's file
+ *   state.c      the state: feeding, the mask and the rare list
+ *   settle.c     one position: the near marks, the witnesses to try, the search
+ *   step.c       a step: the far marks a group ahead, the finisher and its helpers
+ *   cover.c      witnesses for values of rare class, a block of positions at a time
+ *   block*.c     a step a block at a time once the coverage is ready
+ *   simd.c       the vector kernels on each path (AVX-512, AVX2, portable)
+ *   narrow.c     a step for games whose values all lie below 64 (one word of marks)
  */
 #ifndef NIMBERS_FRONTIER_CORE_H
 #define NIMBERS_FRONTIER_CORE_H
 
 
 #include "frontier.h"
-#include "games.h"
+#include "../sparse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,26 +53,26 @@
 #endif
 enum { TRY_VALUES = 1024, TRY_LEN = FR_TRY_LEN, PER_VALUE = 8, TRY_FROM = FR_TRY_FROM };
 enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
-/* FR_BLOCK: positions covered at once (frontier_cover.c, frontier_block.c); FR_LAG: the least
+/* FR_BLOCK: positions covered at once (cover.c, block.c); FR_LAG: the least
  * witness of the coverage, so that a block's coverage needs no value of the block before it
  * nor of the last 256 positions before that (a helper makes it while those are settled) */
 #define FR_BLOCK 512
 #define FR_LAG (2 * FR_BLOCK + 256)
-/* FR_SETS: blocks whose coverage words are kept at once (frontier_cover.c): the one settled,
+/* FR_SETS: blocks whose coverage words are kept at once (cover.c): the one settled,
  * the next (prepared), and with speculation up to FR_SETS - 2 settled blocks still being
- * proved (frontier_block.c) */
+ * proved (block.c) */
 #ifndef FR_SETS
 #define FR_SETS 8
 #endif
 /* FR_NG: the positions of a narrow step marked at once; FR_NARROW 0 builds without narrow
- * steps (for measuring them: frontier_narrow.c) */
+ * steps (for measuring them: narrow.c) */
 #define FR_NG 16
 #ifndef FR_NARROW
 #define FR_NARROW 1
 #endif
 /* FR_SUB: the positions whose candidates are checked at once; FR_K: a position's candidates
- * (frontier_block.c); FR_CW: words of a block's bitset; FR_CSPAN: positions in each ring of
- * the coverage's bitsets (frontier_cover.c) */
+ * (block.c); FR_CW: words of a block's bitset; FR_CSPAN: positions in each ring of
+ * the coverage's bitsets (cover.c) */
 #ifndef FR_CANDIDATES
 #define FR_CANDIDATES 8
 #endif
@@ -80,7 +82,7 @@ enum { LOOKAHEAD = 4 }; /* groups a helper may mark ahead of the finisher */
 #ifndef FR_CSPAN
 #define FR_CSPAN (1 << 18)
 #endif
-enum { G = 64, SLOTS = 16, BLOCK = 64, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
+enum { G = 64, SLOTS = 16, NFIRST = FR_NFIRST, SCRATCH = 4096, CHUNK_SPLITS = 64,
        MARK_BUDGET = FR_BUDGET, MAX_BITS = 16 };
 
 typedef struct fr_cover fr_cover;
@@ -93,13 +95,13 @@ typedef struct {
 } part;
 
 /* A witness of the coverage: heap size a, whose split with a position of the frequent value
- * of index t reaches the value whose list holds the pair (frontier_cover.c). */
+ * of index t reaches the value whose list holds the pair (cover.c). */
 typedef struct {
     uint32_t a;
     uint32_t t;
 } cover_pair;
 
-/* The blocks' vector kernels, one set per path (frontier_simd.c).
+/* The blocks' vector kernels, one set per path (simd.c).
  * hits: for the FR_SUB positions j0 .. of a block, hit[c * FR_BLOCK + j] = 1 (or'ed in when
  *   more) where g(p) ^ g(partner) equals the candidate cand[c * FR_BLOCK + j] for some far part
  *   p = far[i] and split k; sources[k * nfar + i][j - j0] is that partner's value.
@@ -109,7 +111,7 @@ typedef struct {
  *   at len; returns the pairs used. */
 struct fr_kernels {
     const char *name;
-    /* narrow steps (frontier_narrow.c), every value below 64:
+    /* narrow steps (narrow.c), every value below 64:
      * narrow_marks: acc[t] |= 1 << (gv[i] ^ src[i][j + t]) for the FR_NG positions t and
      *   every i < npairs (src[i]: pair i's partners, known for these positions);
      * narrow_search: from a = *at on, 32 at a time while want has bits that row lacks and
@@ -160,11 +162,11 @@ struct fr_state {
     size_t nparts, pcap;
     uint64_t nrare, last_rare;
     uint64_t blocked; /* values computed a block at a time */
-    uint64_t taken_back; /* speculations taken back (frontier_block.c) */
-    uint64_t narrowed;   /* values computed by narrow steps (frontier_narrow.c) */
-    uint64_t alone_until; /* the blocks go without a helper before this (frontier_block.c) */
+    uint64_t taken_back; /* speculations taken back (block.c) */
+    uint64_t narrowed;   /* values computed by narrow steps (narrow.c) */
+    uint64_t alone_until; /* the blocks go without a helper before this (block.c) */
     uint64_t lag_until;   /* the blocks' candidates leave out the lag parts' values before
-                           * this (frontier_block.c; atomic: the helper reads it) */
+                           * this (block.c; atomic: the helper reads it) */
     size_t near_limit; /* D of the last step */
     /* the witnesses to try first for a value v of rare class: heap sizes a of the head
      * whose value u makes u ^ v a frequent value of the frontier */
@@ -173,18 +175,16 @@ struct fr_state {
     uint64_t tries_next; /* rebuilt when done reaches this */
     slot slots[SLOTS];
     size_t slot_bits;
-    fr_cover *cover; /* witnesses a block at a time (frontier_cover.c); the finisher's */
-    int path;                /* FR_PATH_*: the blocks' kernels (frontier_simd.c) */
+    fr_cover *cover; /* witnesses a block at a time (cover.c); the finisher's */
+    int path;                /* FR_PATH_*: the blocks' kernels (simd.c) */
     const fr_kernels *kern;
 };
 
-/* The rare class is the one closed under the XOR of two parts: with the parity term and splits
- * removing an odd number of tokens (a + b and n of different parity) it is the odd class, T.
- * Czajka's "1+pos" (heap.c's rare_phase says the same). */
+/* Whether heap size i of value v is rare (sparse.h's classes; every split removes tokens of
+ * the parity of kmin when the mask has the parity bit). */
 static inline int is_rare(const fr_state *s, uint64_t i, uint32_t v)
 {
-    uint32_t phase = s->emask & 1 & (uint32_t)s->kmin;
-    return (uint32_t)parity32(((v << 1) | (uint32_t)(i & 1)) & s->emask) == phase;
+    return sp_is_rare(s->emask, (unsigned)(s->kmin & 1), i, v);
 }
 
 /* Heap sizes among the parts whatever their values: the first NFIRST, where the search for
@@ -205,7 +205,7 @@ typedef struct {
     uint32_t pending[(size_t)1 << MAX_BITS];
 } finisher_scratch;
 
-/* frontier.c */
+/* values.c */
 const uint16_t *fr_values_at(const fr_state *s, uint64_t from, size_t n, uint16_t *scratch);
 int fr_value_at(const fr_state *s, uint64_t i, uint32_t *v);
 
@@ -218,9 +218,10 @@ static inline int fr_value(const fr_state *s, uint64_t i, uint32_t *v)
     }
     return fr_value_at(s, i, v);
 }
+/* state.c */
 int fr_parts_reserve(fr_state *s, size_t need);
 int fr_accept(fr_state *s, uint16_t v);
-/* frontier_cover.c (its words made by s->kern->cover) */
+/* cover.c (its words made by s->kern->cover) */
 int fr_cover_refresh(fr_state *s);
 void fr_cover_note(fr_state *s, uint64_t n, uint16_t v);
 /* FR_BLOCK positions n0 .. (n0 a multiple of it) may use the coverage. */
@@ -242,7 +243,7 @@ size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t
 /* Keeps those of pending[0 .. npending) that the coverage at n does not reach, their later
  * pairs tried: their number (the block's words change: their owner only). */
 size_t fr_cover_keep(const fr_state *s, uint64_t n, uint32_t *pending, size_t npending);
-/* Position n with value v leaves the bitsets (a speculation taken back: frontier_block.c). */
+/* Position n with value v leaves the bitsets (a speculation taken back: block.c). */
 void fr_cover_unnote(fr_state *s, uint64_t n, uint16_t v);
 /* Whether the witnesses start from FR_LAG, so that a helper may prepare a block ahead. */
 int fr_cover_lagged(const fr_state *s);
@@ -258,15 +259,15 @@ void fr_cover_forget(fr_state *s);
 /* The bitsets are no longer kept up to date (narrow steps): made again on the next refresh. */
 void fr_cover_drop(fr_state *s);
 void fr_cover_free(fr_cover *c);
-/* frontier_block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
+/* block.c: blocks of FR_BLOCK from s->done (a multiple of it) while count allows */
 int fr_blocks_ready(const fr_state *s, uint64_t n0);
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
-/* frontier_narrow.c: a step one word of marks a position, where every value so far lies below
+/* narrow.c: a step one word of marks a position, where every value so far lies below
  * 64.  fr_narrow_wait: the positions before one can be taken (0: now; SIZE_MAX: none is in
  * sight); fr_step_narrow then makes at least one value. */
 size_t fr_narrow_wait(const fr_state *s);
 int fr_step_narrow(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll);
-/* frontier_settle.c */
+/* settle.c */
 int fr_build_tries(fr_state *s);
 int fr_near_marks(const fr_state *s, uint64_t n, const slot *sl, uint8_t *row);
 /* Marks the moves that leave one heap (or none) at n. */
@@ -278,7 +279,7 @@ int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uin
  * npending), in order: the first no split reaches, else c (the search of fr_settle_below). */
 int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uint64_t first,
                       size_t npending, finisher_scratch *fs, uint32_t *value);
-/* frontier.c: the values from n on are taken back (not values of rare class: speculation). */
+/* state.c: the values from n on are taken back (not values of rare class: speculation). */
 void fr_take_back(fr_state *s, uint64_t n);
 
 #endif

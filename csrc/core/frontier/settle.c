@@ -1,11 +1,11 @@
 /*
- * frontier_settle.c -- the value of one position of a frontier run (see frontier.c): the
+ * settle.c -- the value of one position of a frontier run (see state.c): the
  * marks of the near parts and one-heap moves, then the least unmarked common value unless a
  * smaller value of rare class is reached by no split.
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
 
-#include "frontier_core.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,30 +99,6 @@ static int tried(const fr_state *s, uint16_t v, const uint64_t *total, const uin
 
 /* ---- settling one position --------------------------------------------------------------- */
 
-/* Whether x[j] ^ ytop[-j] == c for some j < m: blocks of BLOCK (a few vector registers),
- * stopping after the first block with a hit. */
-FR_CLONES static int block_hit(const uint16_t *x, const uint16_t *ytop, uint16_t c)
-{
-    unsigned hit = 0;
-    for (size_t j = 0; j < BLOCK; j++)
-        hit |= (uint16_t)(x[j] ^ ytop[-(ptrdiff_t)j]) == c;
-    return hit != 0;
-}
-
-static int has_pair(const uint16_t *x, const uint16_t *ytop, size_t m, uint16_t c)
-{
-    size_t j = 0;
-    for (; j + BLOCK <= m; j += BLOCK)
-        if (block_hit(x + j, ytop - j, c))
-            return 1;
-    for (; j < m; j++)
-        if ((uint16_t)(x[j] ^ ytop[-(ptrdiff_t)j]) == c)
-            return 1;
-    return 0;
-}
-
-
-
 /* Marks the splits a + (total - a), lo <= a < hi (hi - lo <= SCRATCH), or looks for the value
  * c among them (mark == 0): 1 when found. */
 static int splits(const fr_state *s, uint64_t total, uint64_t lo, uint64_t hi, uint8_t *row,
@@ -141,7 +117,8 @@ static int splits(const fr_state *s, uint64_t total, uint64_t lo, uint64_t hi, u
             row[x[j] ^ ytop[-(ptrdiff_t)j]] = 1;
         return 0;
     }
-    return has_pair(x, ytop, m, c);
+    size_t scanned;
+    return sp_has_pair_u16(x, ytop, m, c, &scanned); /* the pair test (sparse.h) */
 }
 
 /* g(n) given the row of marks of the parts and the take moves: the least unmarked common
@@ -164,7 +141,7 @@ int fr_settle_below(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, uin
 {
     /* the values of rare class below c not marked (the common ones are: the caller's word) */
     size_t npending = 0;
-    if (fr_cover_active(s, n & ~(uint64_t)(FR_BLOCK - 1))) { /* witnesses (frontier_cover.c) */
+    if (fr_cover_active(s, n & ~(uint64_t)(FR_BLOCK - 1))) { /* witnesses (cover.c) */
         npending = fr_cover_pending(s, n, c, row, fs->pending, 1);
     } else {
         const uint16_t *rare = s->rare_values[(n - s->kmin) & 1];
@@ -218,7 +195,8 @@ int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, u
         }
         int hit = 0;
         uint64_t from = 0;
-        for (uint64_t stretch = 4 * BLOCK; !hit; from += stretch, stretch = stretch < SCRATCH ? 2 * stretch : SCRATCH) {
+        for (uint64_t stretch = 4 * SP_PAIR_BLOCK; !hit;
+             from += stretch, stretch = stretch < SCRATCH ? 2 * stretch : SCRATCH) {
             int any = 0;
             for (size_t k = 0; k < s->nsplit && !hit; k++) {
                 if (lo[k] + from >= hi[k])

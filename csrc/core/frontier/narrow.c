@@ -1,10 +1,10 @@
 /*
- * frontier_narrow.c -- a step of the frontier engine for games whose values all lie below 64
+ * narrow.c -- a step of the frontier engine for games whose values all lie below 64
  * (0.167, 0.054, 0.454, 0.106 of the open three-digit codes): a position's marks are one
  * 64-bit word instead of a byte a value.
  *
  * The value of n is the least value of common class that no split with a rare part reaches,
- * unless a smaller value of rare class is reached by no split at all (frontier.c).  Here:
+ * unless a smaller value of rare class is reached by no split at all (state.c).  Here:
  *   1. the rare parts' splits are marked FR_NG positions at once, a word each: for each part
  *      and split, the partners of the FR_NG positions are FR_NG consecutive values, so one
  *      vector shift per eight (AVX-512) or four (AVX2) positions sets their bits
@@ -14,13 +14,12 @@
  *   3. the values of rare class below c not yet marked are looked for among the splits
  *      a + (total - a) from a = 1 up, 32 splits at a time (kern->narrow_search), up to
  *      NARROW_SPLITS; what is still missing then goes to the ordinary search
- *      (fr_settle_pending, frontier_settle.c), which looks on to the last split.
+ *      (fr_settle_pending, settle.c), which looks on to the last split.
  * The values are the ordinary engine's: the same mex, the marks in a word instead of a row.
- * Where the blocks (frontier_block.c) prepare candidates, coverage and checks for values of
- * any size, small values leave them mostly overhead: on 0.167 this step is about 2.5x faster
- * (benchmarks/README.md, "Narrow steps").
+ * Where the blocks (block.c) prepare candidates, coverage and checks for values of
+ * any size, small values leave them mostly overhead (benchmarks/README.md, "Narrow steps").
  */
-#include "frontier_core.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

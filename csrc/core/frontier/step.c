@@ -1,10 +1,10 @@
 /*
- * frontier_step.c -- a step of a frontier run (see frontier.c): groups of positions, their
+ * step.c -- a step of a frontier run (see state.c): groups of positions, their
  * far marks made ahead by helper threads, settled in order by the calling thread.
  */
 #define _POSIX_C_SOURCE 200809L /* pread, clock_gettime in strict C11 */
 
-#include "frontier_core.h"
+#include "internal.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -317,7 +317,7 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
         return room < 0 ? NC_NOMEM : NC_OK;
     count = (size_t)room;
     size_t narrow = FR_NARROW ? fr_narrow_wait(s) : SIZE_MAX;
-    if (narrow == 0) /* every value below 64: a word of marks a position (frontier_narrow.c) */
+    if (narrow == 0) /* every value below 64: a word of marks a position (narrow.c) */
         return fr_step_narrow(s, count, out, made, poll);
     if (narrow < count) /* up to where the narrow steps can take over */
         count = narrow;

@@ -1,32 +1,16 @@
 /*
- * games.h -- the game engines of the C core, in plain C99 (no Python.h):
- *   heap.c     Grundy values of take-and-break heap games and Grundy's game.
- *   turning.c  Grundy values of structured coin-turning games.
- * Each extends a computed prefix g[0..start) to g[0..stop), so that callers can run long
- * computations in chunks and resume them.  Status codes and nc_poll come from nimcore.h.
+ * heap.h -- Grundy values of take-and-break heap games and Grundy's game (heap.c), in plain C
+ * (no Python.h).  hp_extend extends a computed prefix g[0..start) to g[0..stop), so that
+ * callers can run long computations in chunks and resume them; the sparse space it uses is
+ * sparse.h's.  Status codes and nc_poll come from nimcore.h.
  */
-#ifndef NIMBERS_GAMES_H
-#define NIMBERS_GAMES_H
+#ifndef NIMBERS_HEAP_H
+#define NIMBERS_HEAP_H
 
 #include "nimcore.h"
 
-/* ---- heap.c --------------------------------------------------------------------------- */
-
 enum { HP_AUTO = 0, HP_EXACT = 1, HP_SPARSE = 2 }; /* methods */
 #define HP_MASK_AUTO 0xffffffffu
-
-/* The parity of the 1 bits of x: the sparse space's test (heap size i with value v is rare
-   under the extended mask m when parity32(((v << 1) | (i & 1)) & m) is 0), shared by the
-   heap engine and the frontier engine. */
-static inline int parity32(uint32_t x)
-{
-    x ^= x >> 16;
-    x ^= x >> 8;
-    x ^= x >> 4;
-    x ^= x >> 2;
-    x ^= x >> 1;
-    return (int)(x & 1);
-}
 
 /* A heap game and how to compute it.  rules[k] (k < nrules) is the set of heap counts
  * (bit j: j non-empty heaps, j <= 3) allowed after removing k tokens; rules[0] must not allow
@@ -69,14 +53,5 @@ typedef struct {
  * g[0..n) and the rule holds; 0 when there is none.  g holds width bytes per value. */
 size_t hp_first_period(const void *g, int width, size_t n, size_t pmax,
                        const hp_period_rule *rule, size_t *preperiod);
-
-/* ---- turning.c ------------------------------------------------------------------------- */
-
-enum { TG_CONSECUTIVE = 0, TG_PROGRESSION = 1 };
-/* Extends the Grundy values g[0..start) of a coin-turning game to g[0..stop): a move turns
- * between lo and hi coins (hi may be SIZE_MAX) ending at the head x, either consecutive or
- * in arithmetic progression.  NC_OK, NC_NOMEM or NC_STOPPED. */
-int tg_values(int family, size_t lo, size_t hi, uint64_t *g, size_t start, size_t stop,
-              const nc_poll *poll);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * frontier.h -- long runs of heap games in the sparse space, in bounded memory (frontier.c).
+ * frontier.h -- long runs of heap games in the sparse space, in bounded memory (the engine of
+ * this folder: README.md).
  *
  * The engine keeps in RAM only what later values can need: the first heap sizes (the head),
  * a window of recent values, and the "parts" -- the rare heap sizes with their values plus
@@ -14,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nimcore.h"
+#include "../nimcore.h"
 
 typedef struct fr_state fr_state;
 
@@ -46,10 +47,10 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
 
 /* What the engine holds: values known, rare heap sizes >= 1 and the last of them, the bit
  * width of the values, the mask, the number of parts, the values computed a block at a time
- * (frontier_block.c), the speculations taken back (with three threads or more: each a
+ * (block.c), the speculations taken back (with three threads or more: each a
  * position whose proof found a smaller value of rare class), the values made by narrow steps
- * (frontier_narrow.c), and the heap sizes up to which the blocks go alone, or make their
- * candidates again without the lag parts' values (the helper's lag: frontier_block.c). */
+ * (narrow.c), and the heap sizes up to which the blocks go alone, or make their
+ * candidates again without the lag parts' values (the helper's lag: block.c). */
 typedef struct {
     uint64_t done, rare, last_rare, blocked, taken_back, narrowed, alone_until, lag_until;
     unsigned bits;
@@ -58,7 +59,7 @@ typedef struct {
 } fr_info;
 void fr_get_info(const fr_state *s, fr_info *info);
 
-/* The paths of the blocks' vector kernels (frontier_simd.c), narrowest first: portable C on
+/* The paths of the blocks' vector kernels (simd.c), narrowest first: portable C on
  * any CPU, AVX2, AVX-512 (F, BW, VBMI2).  Every path gives the same values; a new engine takes
  * the widest this CPU runs. */
 enum { FR_PATH_PORTABLE = 0, FR_PATH_AVX2 = 1, FR_PATH_AVX512 = 2, FR_PATHS = 3 };

@@ -1,12 +1,12 @@
 /*
- * frontier_simd.c -- the two vector kernels of the block engine (frontier_block.c,
- * frontier_cover.c), once per path, and the choice of path at run time.
+ * simd.c -- the two vector kernels of the block engine (block.c,
+ * cover.c), once per path, and the choice of path at run time.
  *
  *   hits:  the candidates of 128 positions against every far rare part (about 12% of a run);
  *   cover: a block's 512 bits of a frequent value's ring, read from any bit offset and or'ed
  *          together pair after pair (about 30%).
  *
- * And for the narrow steps (frontier_narrow.c: every value below 64, a position's marks one
+ * And for the narrow steps (narrow.c: every value below 64, a position's marks one
  * 64-bit word), narrow_marks and narrow_search: 1 << (a ^ b) or'ed over pairs of values, a
  * variable shift of 64-bit lanes (vpsllvq) for eight or four values at once.
  *
@@ -18,7 +18,7 @@
  * (fr_path_best), like the arithmetic kernels (kernel64.c).  All paths compute the same bits,
  * so the values do not depend on the path; tests/games/test_frontier_paths.py runs each.
  */
-#include "frontier_core.h"
+#include "internal.h"
 
 #include <string.h>
 

@@ -1,0 +1,149 @@
+/*
+ * block.h -- what the files of the block step share (private to frontier/): the step and its
+ * threads (block.c), preparing a block a block ahead (block_prepare.c), settling a block
+ * position by position (block_settle.c).  See block.c for the method.
+ */
+#ifndef NIMBERS_FRONTIER_BLOCK_H
+#define NIMBERS_FRONTIER_BLOCK_H
+
+#include "internal.h"
+
+/* B: the coverage's block; S: the positions whose candidates are checked at once; K: the
+ * candidates of a position (internal.h). */
+enum { B = FR_BLOCK, S = FR_SUB, K = FR_K };
+
+/* What a block needs before its positions: prepared a block ahead. */
+typedef struct {
+    uint64_t n0;
+    uint16_t cand[K][B];
+    uint8_t ncand[B];
+    uint8_t hit[K][B];
+    uint16_t least[B];  /* a value no larger than the position's (helpers: checks_ahead) */
+    int early;          /* the very far parts checked when the block was prepared */
+    part *far;          /* scratch: the far parts of a sub-block */
+    const uint16_t **src; /* their partners' values for the sub-block, split k: src[k * nfar + i] */
+    uint16_t *pool;     /* S values each for partners before the window */
+    part *lag;          /* scratch: the lag parts (lag_candidates) */
+    uint64_t *reach;    /* the values they reach in a sub-block: two words a value */
+    size_t far_cap, src_cap, pool_cap, lag_cap, reach_cap;
+} block_prep;
+
+typedef struct {
+    block_prep prep[2]; /* blocks n0 / B even and odd */
+    part *far, *near;   /* the calling thread's split of the parts for a sub-block */
+    size_t nfar, nnear;
+    const uint16_t **src; /* the near parts' partners: src[k * nnear + i] (NULL: one by one) */
+    uint16_t *pool;
+    part *mid;          /* near parts from S on, not late: checked at once like the far ones */
+    const uint16_t **msrc;
+    size_t nmid;
+    uint64_t m0;        /* the sub-block being settled */
+    const uint16_t **fsrc; /* the far and mid parts' partners for it (far_marks: made on first
+                            * use in the sub-block, fsrc_m0 == m0), split k: fsrc[k * nfm + i] */
+    uint16_t *fpool;
+    uint64_t fsrc_m0;
+    size_t far_marked;  /* positions that went past their K candidates (far_marks) */
+    size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap, fsrc_cap, fpool_cap;
+    size_t parts_seen;  /* s->nparts when they were split: later ones are near */
+    uint8_t row[(size_t)1 << MAX_BITS];
+    finisher_scratch fs;
+    struct spec_block *spec; /* FR_SETS blocks settled on speculation (NULL: none) */
+} block_work;
+
+/* A block settled on speculation (K >= 3 threads): each position took its first candidate c,
+ * the least value of common class no split reaches, and its proof obligations are the values
+ * of rare class below c that its marks and the coverage's words did not show reached then.
+ * A prover shows each reached (the coverage's later pairs, then the search), or finds the
+ * first that is not: that value of rare class is the position's, and the run is taken back
+ * to it (fr_step_blocks). */
+typedef struct spec_block {
+    uint32_t first[B + 1];    /* position j's obligations: todo[first[j] .. first[j + 1]) */
+    uint16_t value[B];        /* the value taken, c */
+    uint16_t *todo;
+    size_t todo_cap;
+} spec_block;
+
+/* Room for need items of size bytes in *ptr (capacity *cap): 0, or -1 out of memory. */
+static inline int room(void *ptr, size_t *cap, size_t need, size_t size)
+{
+    void **p = (void **)ptr;
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 256;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* Far for the sub-block from m0: the partner m0 + j - k - p of each of its positions lies
+ * below m0 + S - least (below the sub-blocks a helper may still be settling), is larger than
+ * p and at least 1. */
+static inline int far_part(const fr_state *s, const part *pt, uint64_t m0, uint64_t least)
+{
+    return pt->p >= least && 2 * pt->p + s->kmax + 1 < m0;
+}
+
+/* The rare parts among parts[0 .. nparts): far ones into far, the others into near (NULL:
+ * not wanted); returns the number of far parts. */
+static inline size_t split_parts(const fr_state *s, size_t nparts, uint64_t m0, uint64_t least,
+                          part *far, part *near, size_t *nnear)
+{
+    size_t nf = 0, nn = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        const part *pt = &s->parts[i];
+        if (!pt->rare)
+            continue;
+        if (far_part(s, pt, m0, least))
+            far[nf++] = *pt;
+        else if (near)
+            near[nn++] = *pt;
+    }
+    if (nnear)
+        *nnear = nn;
+    return nf;
+}
+
+/* The values g(at .. at + S) of a sub-block's partners: a pointer into the window (read as
+ * they are written, when the partners are positions of the sub-block itself), or read back
+ * from the values file into pool; NULL when that read fails. */
+static inline const uint16_t *source(const fr_state *s, uint64_t at, uint16_t *pool)
+{
+    if (at >= s->base)
+        return s->buf + (at - s->base);
+    return fr_values_at(s, at, S, pool);
+}
+
+/* The partners' values for the sub-block from m0 of the parts[0 .. n) and split k into src
+ * (source: S values each), those read back going to pool from *pooled on: 0, or -1 when a
+ * read fails. */
+static inline int sources_of(const fr_state *s, uint64_t m0, size_t k, const part *parts, size_t n,
+                      const uint16_t **src, uint16_t *pool, size_t *pooled)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t at = m0 - s->split[k] - parts[i].p;
+        if (!(src[i] = source(s, at, pool + *pooled * S)))
+            return -1;
+        *pooled += at < s->base;
+    }
+    return 0;
+}
+
+/* block_prepare.c */
+int fr_block_lag_remade(const fr_state *s, uint64_t m0);
+void fr_block_rare_coverage(const fr_state *s, const block_prep *p);
+void fr_block_prepare(const fr_state *s, uint64_t n0, block_prep *p);
+int fr_block_prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t nparts,
+                         uint64_t least, uint64_t below, int more);
+uint64_t fr_block_very_far(const fr_state *s);
+void fr_block_checks_ahead(const fr_state *s, block_prep *p, size_t nparts, int early);
+
+/* block_settle.c */
+int fr_block_settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
+                    uint16_t *out, size_t *made);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * sparse.h -- the sparse space of heap games (Winning Ways ch. 4; Gangolli & Plambeck, "A note
+ * on periodicity in some octal games", IJGT 18, 1989; A. Flammenkamp's octal-game tables): the
+ * one home of the method that both heap engines (heap.c, and the frontier engine of frontier/)
+ * and the statistics of Python (through the bindings' sparse_best_mask and sparse_mask_rule)
+ * use.
+ *
+ * Extend each value with the parity of its heap size, e(i) = 2 g(i) + (i mod 2), and fix a mask
+ * M over e.  Heap size i is *rare* when popcount(e(i) & M) has the rare class's parity (the
+ * class closed under the XOR of two parts, so that two rare parts give a value of rare class),
+ * *common* otherwise.  For a split a + b = n - k the parities add, so the class of the option's
+ * value is fixed by the parts' classes: an option of common class needs one rare part.
+ * Marking the splits with a rare part therefore finds every reachable common value, and the
+ * least common value not found is a certain candidate for the mex; smaller values of rare
+ * class are looked for among the other splits (the pair test, sp_has_pair_*).  The mask is the
+ * one making the fewest heap sizes rare (sp_best_mask), re-chosen when another is clearly
+ * better (sp_mask_better, sp_next_check).  Any mask gives exact values; a good one only makes
+ * them cheap.
+ */
+#ifndef NIMBERS_SPARSE_H
+#define NIMBERS_SPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The parity of the 1 bits of x. */
+static inline int parity32(uint32_t x)
+{
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    return (int)(x & 1);
+}
+
+/* ---- the classes ---------------------------------------------------------------------------- */
+
+/* The parity of popcount(e & emask) that makes a heap size rare.  split_parity: the parity of
+ * the tokens every split removes (a mask with the parity bit needs them all of one parity).
+ * The rare class is the one closed under the XOR of two parts: with the parity term and splits
+ * removing an odd number of tokens, a + b and n differ in parity, so that class is the odd one:
+ * T. Czajka's "1+pos" (0.127: g(n) + n odd is rare). */
+static inline uint32_t sp_rare_phase(uint32_t emask, unsigned split_parity)
+{
+    return emask & 1 & (uint32_t)split_parity;
+}
+
+/* Whether heap size i of value v is rare under emask. */
+static inline int sp_is_rare(uint32_t emask, unsigned split_parity, uint64_t i, uint32_t v)
+{
+    return (uint32_t)parity32(((v << 1) | (uint32_t)(i & 1)) & emask) ==
+           sp_rare_phase(emask, split_parity);
+}
+
+/* Whether v is of common class as the value of a split of a total of parity p (the XOR of two
+ * rare parts is never: its popcount parity is even, whatever the phase). */
+static inline int sp_is_common_value(uint32_t emask, uint32_t v, unsigned p)
+{
+    return parity32(((v << 1) | (uint32_t)p) & emask);
+}
+
+/* ---- the mask ------------------------------------------------------------------------------- */
+
+/* The mask over e making the fewest of total heap sizes rare, from counts[e] (size entries, a
+ * power of two covering the e counted): with the Walsh-Hadamard transform
+ * W[M] = sum_e counts[e] (-1)^popcount(e & M), the rare count of M is (total + W[M]) / 2, or
+ * (total - W[M]) / 2 for a parity mask whose rare class is the odd one (odd: the splits remove
+ * an odd number of tokens).  Masks with the parity bit only when parity_ok; never 0; the
+ * smallest among equals.  walsh: scratch of size entries.  *rare: the rare count (total + 1
+ * when no mask is allowed, and then 0 is returned). */
+uint32_t sp_best_mask(const uint64_t *counts, int64_t *walsh, size_t size, uint64_t total,
+                      int parity_ok, int odd, uint64_t *rare);
+
+/* The rule for switching masks: whether a mask with best_rare rare heap sizes should replace
+ * one with rare of them.  Rebuilding the rare list costs a pass over all values, so a run
+ * switches only when the gain is clear (max(8, rare / 8) fewer); eager (a checkpoint, where
+ * the statistics are written) switches for any gain. */
+int sp_mask_better(uint64_t rare, uint64_t best_rare, int eager);
+
+/* The rare count at which a run looks for a better mask again, rare being the count now. */
+uint64_t sp_next_check(uint64_t rare);
+
+/* ---- the pair test --------------------------------------------------------------------------- */
+
+/* Whether the value c is among the splits x[j] ^ ytop[-j], j < m (x the smaller heaps from
+ * some a up, ytop the larger ones from total - a down): compared SP_PAIR_BLOCK at a time in
+ * vector registers, stopping after the first block with a hit.  *scanned: how many were
+ * compared (the end of the block with the hit, else m).  One per value width. */
+enum { SP_PAIR_BLOCK = 64 };
+int sp_has_pair_u8(const uint8_t *x, const uint8_t *ytop, size_t m, uint32_t c,
+                   size_t *scanned);
+int sp_has_pair_u16(const uint16_t *x, const uint16_t *ytop, size_t m, uint32_t c,
+                    size_t *scanned);
+int sp_has_pair_u32(const uint32_t *x, const uint32_t *ytop, size_t m, uint32_t c,
+                    size_t *scanned);
+
+#endif
