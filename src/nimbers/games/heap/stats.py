@@ -32,6 +32,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ... import _core
+
 __all__ = ["HeapStats", "heap_stats", "SparseSpace", "sparse_space", "best_mask",
            "mask_name", "rare_mask_of", "records"]
 
@@ -73,43 +75,18 @@ def mask_name(emask: int) -> str:
     return f"{emask >> 1:x}" + ("+pos" if emask & 1 else "")
 
 
-def _walsh(counts: np.ndarray) -> np.ndarray:
-    w = counts.astype(np.int64)
-    h = 1
-    while h < len(w):
-        w = w.reshape(-1, 2, h)
-        w = np.stack((w[:, 0] + w[:, 1], w[:, 0] - w[:, 1]), axis=1).reshape(-1)
-        h <<= 1
-    return w
-
-
-def rare_counts(counts: np.ndarray, space: SparseSpace) -> np.ndarray:
-    """For every mask M over e (an index into counts), how many heap sizes are rare, by the
-    Walsh-Hadamard transform W of counts (counts[e]: heap sizes with that extended value):
-    (N + W[M]) / 2 in the even class, (N - W[M]) / 2 in the odd one; masks the space does not
-    allow (and M = 0) get more than N."""
-    total = int(counts.sum())
-    w = _walsh(counts)
-    signs = np.ones(len(w), dtype=np.int64)
-    if space.odd:
-        signs[1::2] = -1
-    rare: np.ndarray = (total + signs * w) // 2
-    rare[0] = total + 1
-    if not space.parity_ok:
-        rare[1::2] = total + 1
-    return rare
-
-
 def best_mask(counts: np.ndarray, space: SparseSpace) -> tuple[int, int]:
     """The mask over e making the fewest heap sizes rare (the smallest among equals), and
-    their number.  counts has a power-of-two length covering every e.
+    their number: by the Walsh-Hadamard transform W of counts (counts[e]: heap sizes with that
+    extended value), (N + W[M]) / 2 rare in the even class, (N - W[M]) / 2 in the odd one.
+    counts has a power-of-two length covering every e.  The C core's search
+    (csrc/core/sparse.h), the one both heap engines use.
 
     >>> best_mask(np.array([3, 0, 0, 5]), SparseSpace(True, False))   # e = 0 thrice, 3 five times
     (1, 3)
     """
-    rare = rare_counts(counts, space)
-    best = int(np.argmin(rare))
-    return best, int(rare[best])
+    counts = np.ascontiguousarray(counts, dtype=np.int64)
+    return _core.sparse_best_mask(counts, space.parity_ok, space.odd)
 
 
 def extended_counts(values: np.ndarray, start: int = 0, size: int = 2) -> np.ndarray:

@@ -274,23 +274,22 @@ class _Run:
             view = self._values_view()
             for start in range(0, self.count, _READ):
                 self.account.add_rare(np.asarray(view[start:start + _READ]), start, emask)
-        rare = self.account.nrare
-        self.next_mask_check = rare + max(8, rare // 16)
+        self.next_mask_check = _core.sparse_next_check(self.account.nrare)
 
     def _maybe_new_mask(self, at_checkpoint: bool) -> None:
         """A better mask in use once it is clearly better (a rebuild costs a pass over the
         values), and at a checkpoint as soon as it is better at all: the statistics always
-        use the mask with the fewest rare heap sizes."""
+        use the mask with the fewest rare heap sizes.  The rule is the C engines' own
+        (csrc/core/sparse.h: sparse_mask_better, sparse_next_check)."""
         rare = self.account.nrare
         if rare < self.next_mask_check and not at_checkpoint:
             return
         best, best_rare = best_mask(self.account.counts, self.space)
-        slack = 1 if at_checkpoint else max(8, rare // 8)
-        if best != self.emask and best_rare + slack <= rare:
+        if best != self.emask and _core.sparse_mask_better(rare, best_rare, at_checkpoint):
             os.fsync(self.fd)
             self._set_mask(best)
         else:
-            self.next_mask_check = rare + max(8, rare // 16)
+            self.next_mask_check = _core.sparse_next_check(rare)
 
     def _check_period(self) -> None:
         if self.proof is None:
