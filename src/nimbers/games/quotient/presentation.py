@@ -226,7 +226,7 @@ def wrap(head: str, items: Sequence[str], width: int, sep: str = ",",
 
 
 def growth(orders: Sequence[int]) -> list[tuple[int, int]]:
-    """(heap n, |Q_n|) for each n at which the order grew (orders[n - 1] = |Q_n|).
+    """(heap n, ``|Q_n|``) for each n at which the order grew (``orders[n - 1] = |Q_n|``).
 
     >>> growth([1, 2, 2, 6, 6, 6, 6, 6, 6, 12])
     [(2, 2), (4, 6), (10, 12)]
