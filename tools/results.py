@@ -259,12 +259,17 @@ def census(args: argparse.Namespace) -> int:
         return 2
     began = time.monotonic()
     if not args.export_only:
-        if (work / "census.jsonl").exists():
-            only = ["--promising", str(args.promising)] if args.promising else []
-            _nimbers("census", "deepen", str(work), "--until", args.until or "2^24", *only)
-        else:
-            _nimbers("census", "run", "--digits", "3", "--until", args.until or "2^24", "--out",
-                     str(work))
+        until = args.until or "2^24"
+        try:
+            if (work / "census.jsonl").exists():
+                only = ["--promising", str(args.promising)] if args.promising else []
+                _nimbers("census", "deepen", str(work), "--until", until, *only)
+            else:
+                _nimbers("census", "run", "--digits", "3", "--until", until, "--out", str(work))
+        except subprocess.CalledProcessError as exc:    # its one line is on stderr above
+            print(f"results.py: the census stopped (exit status {exc.returncode}); "
+                  f"{CENSUS} is unchanged", file=sys.stderr)
+            return 1
         print(f"census: {time.monotonic() - began:.0f} s this session", flush=True)
     if not (work / "census.jsonl").is_file():
         print(f"results.py: no census table in {work}", file=sys.stderr)

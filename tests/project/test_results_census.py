@@ -120,3 +120,23 @@ def test_a_stop_between_the_renames_is_put_right(tmp_path: Path) -> None:
     tool = _tool(results)
     tool._recover_census()
     assert (results / "census" / "README.md").read_text() == "old"
+
+
+def test_a_census_in_use_is_refused_and_changes_nothing(work: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """While another process deepens WORK/census (it holds the lock), the tool's deepening
+    is refused in one line and the results folder stays as it was."""
+    from nimbers.research.census.table import OWN
+    from nimbers.research.rundir import RunDirectory
+
+    results = _published(tmp_path)
+    tool = _tool(results)
+    holder = RunDirectory(work / "census", "census", OWN)
+    holder.claim(fresh=False)
+    try:
+        assert tool.main(["census", "--work", str(work), "--until", "8192"]) == 1
+    finally:
+        holder.unlock()
+    assert "is unchanged" in capsys.readouterr().err
+    assert (results / "census" / "czajka.csv").read_text() == "old\n"
