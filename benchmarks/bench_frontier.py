@@ -71,9 +71,9 @@ def game_of(code: str) -> tuple[str, str]:
 
 
 MASK_SCRIPT = ("import sys; from nimbers.games.heap import octal_game; "
-               "from nimbers.research.census.depth import best_mask; "
+               "from nimbers.research.census.depth import mask_of_values; "
                "g = octal_game(sys.argv[1]); "
-               "print(best_mask(g.nim_values(1 << 16), tuple(g.rules)))")
+               "print(mask_of_values(g.nim_values(1 << 16), tuple(g.rules)))")
 
 
 def build_plain(folder: str) -> str:

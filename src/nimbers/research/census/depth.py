@@ -39,12 +39,13 @@ import numpy as np
 from ... import _core
 from ...games.heap import octal_game
 from ...games.heap.periodicity import GUY_SMITH
-from ...games.heap.stats import SparseSpace, extended_counts, rare_mask_of, sparse_space
-from ...games.heap.stats import best_mask as best_mask_of
+from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of,
+                                  sparse_space)
 from ..frontier import frontier_run, frontier_values
 
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
-           "apparent_of", "pieces", "p_positions", "best_mask", "rare_count", "last_rare", "is_dense",
+           "apparent_of", "pieces", "p_positions", "mask_of_values", "rare_count", "last_rare",
+           "is_dense",
            "guy_smith_bound", "member_depth", "MEMBER_DEPTH", "FRONTIER_FROM", "DENSE_FROM",
            "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND"]
 
@@ -226,7 +227,7 @@ def _space(rules: tuple[int, ...]) -> SparseSpace:
     return space
 
 
-def best_mask(g: np.ndarray, rules: tuple[int, ...]) -> int:
+def mask_of_values(g: np.ndarray, rules: tuple[int, ...]) -> int:
     """The mask over e = 2 g + (n mod 2) making the fewest heap sizes rare (games.heap.stats's
     conventions, counted a piece at a time)."""
     counts = np.zeros(2, dtype=np.int64)
@@ -235,14 +236,14 @@ def best_mask(g: np.ndarray, rules: tuple[int, ...]) -> int:
         if len(more) > len(counts):
             counts = np.pad(counts, (0, len(more) - len(counts)))
         counts += more
-    return best_mask_of(counts, _space(rules))[0]
+    return best_mask(counts, _space(rules))[0]
 
 
 def is_dense(g: np.ndarray, rules: tuple[int, ...]) -> bool:
     """Whether g(0..DENSE_FROM-1) has no useful sparse space: more than 1/DENSE_SHARE of its
     heap sizes rare under the best mask."""
     head = g[:DENSE_FROM]
-    return len(head) >= DENSE_FROM and rare_count(head, best_mask(head, rules), rules) \
+    return len(head) >= DENSE_FROM and rare_count(head, mask_of_values(head, rules), rules) \
         * DENSE_SHARE > len(head)
 
 
@@ -302,7 +303,7 @@ def summary(seq: Sequence) -> dict[str, Any]:
         if int(piece[i]) > largest:
             largest, largest_at = int(piece[i]), start + i
     zeros, last_zero = p_positions(g)
-    full = best_mask(g, seq.rules) if _splits(seq.rules) else None
+    full = mask_of_values(g, seq.rules) if _splits(seq.rules) else None
     sha, marks = digests(g)
     return {
         "period": seq.period, "preperiod": seq.preperiod,

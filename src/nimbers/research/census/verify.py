@@ -43,8 +43,8 @@ from ...games.heap.stats import rare_mask_of, sparse_space
 from ..frontier import frontier_run, frontier_values
 from .classes import canonical, dead_heaps, normalized, standard_form
 from .compute import FIRST_LEVEL, first_difference
-from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, best_mask, digests,
-                    engine_for, is_dense, member_depth, pieces, proof_of)
+from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, digests,
+                    engine_for, is_dense, mask_of_values, member_depth, pieces, proof_of)
 from .pool import as_done, executor
 from .run import RUNS, ProgressLog
 from .schema import malformed
@@ -479,7 +479,7 @@ def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
         return
     _require(row["rare_mask"] is not None, "no rare mask for a game that splits heaps")
     mask = int(row["rare_mask"], 16) << 1 | int(bool(row["rare_parity"]))
-    _require(mask == best_mask(g, rules), f"{row['rare_mask']} is not the mask making the "
+    _require(mask == mask_of_values(g, rules), f"{row['rare_mask']} is not the mask making the "
              "fewest heap sizes rare")
     space = sparse_space(rules)
     assert space is not None
