@@ -225,26 +225,18 @@ static int rare_build(engine *e, size_t n)
     return 0;
 }
 
-/* The mask making the fewest of the positions 1..n-1 rare (sparse.c). */
-static uint32_t best_mask(engine *e, size_t n, size_t *rare_count)
-{
-    uint64_t rare;
-    uint32_t best = sp_best_mask(e->counts, e->walsh, count_size(e->bits), (uint64_t)(n - 1),
-                                 e->parity_ok, (int)e->split_parity, &rare);
-    *rare_count = (size_t)rare;
-    return best;
-}
-
-/* Re-chooses the mask when another one has clearly fewer rare positions (sparse.h's rule: the
- * rebuild of the rare list costs a pass over all values, so small gains wait). */
+/* Re-chooses the mask, the one making the fewest of the positions 1..n-1 rare, when it has
+ * clearly fewer rare positions (sparse.h's search and rule: the rebuild of the rare list costs
+ * a pass over all values, so small gains wait). */
 static int mask_update(engine *e, size_t n)
 {
     if (e->cfg->mask != HP_MASK_AUTO || !e->nsplit || e->nsplit3)
         return 0;
     if (e->mask && e->nrare < e->next_check)
         return 0;
-    size_t best_rare;
-    uint32_t best = best_mask(e, n, &best_rare);
+    uint64_t best_rare;
+    uint32_t best = sp_best_mask(e->counts, e->walsh, count_size(e->bits), (uint64_t)(n - 1),
+                                 e->parity_ok, (int)e->split_parity, &best_rare);
     if (!e->mask || sp_mask_better(e->nrare, best_rare, 0)) {
         e->mask = best;
         if (e->report)
@@ -364,7 +356,7 @@ static uint32_t settle(engine *e, size_t n, uint32_t limit)
                     continue;
                 size_t bottom = lo[s] + from, top = hi[s] - bottom > STRETCH ? bottom + STRETCH : hi[s];
                 size_t scanned;
-                hit = hp_has_pair(e->g, e->width, total[s], bottom, top, c, &scanned);
+                hit = hp_search_value(e->g, e->width, total[s], bottom, top, c, &scanned);
                 e->work += scanned / 16;
                 cost += (double)scanned / 16;
                 any = 1;

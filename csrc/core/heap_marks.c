@@ -76,7 +76,7 @@ HP_KERNELS(uint16_t, u16)
 HP_KERNELS(uint32_t, u32)
 
 void hp_mark_pairs(const void *g, int width, size_t total, size_t lo, size_t hi,
-                       marks seen)
+                   marks seen)
 {
     if (width == 1)
         mark_pairs_u8((const uint8_t *)g, total, lo, hi, seen);
@@ -89,7 +89,7 @@ void hp_mark_pairs(const void *g, int width, size_t total, size_t lo, size_t hi,
 /* Whether the value c is among the splits a + (total - a), lo <= a < hi: the sparse space's
  * pair test (sparse.c).  *scanned: how many were compared, counted in whole blocks of HP_BLOCK
  * (the cost settle weighs). */
-int hp_has_pair(const void *g, int width, size_t total, size_t lo, size_t hi, uint32_t c,
+int hp_search_value(const void *g, int width, size_t total, size_t lo, size_t hi, uint32_t c,
                     size_t *scanned)
 {
     size_t m = hi - lo;
@@ -103,7 +103,7 @@ int hp_has_pair(const void *g, int width, size_t total, size_t lo, size_t hi, ui
 }
 
 void hp_mark_rare(const void *g, int width, size_t total, const uint32_t *rpos,
-                      const uint32_t *rval, size_t nrare, int unequal, marks seen)
+                  const uint32_t *rval, size_t nrare, int unequal, marks seen)
 {
     if (width == 1)
         mark_rare_u8((const uint8_t *)g, total, rpos, rval, nrare, unequal, seen);

@@ -39,18 +39,18 @@ static inline uint32_t get_value(const void *g, int width, size_t i)
 }
 
 /* For a split of total tokens into a + (total - a), lo <= a < hi:
- *   hp_mark_pairs   marks every value g[a] ^ g[total - a];
- *   hp_has_pair     says whether the value c is among them (sparse.h's pair test; *scanned:
- *                   how many were compared, in whole blocks of HP_BLOCK);
- *   hp_mark_rare    marks g[r] ^ g[total - r] for the rare positions r < total (sorted; the
- *                   two heaps unequal in Grundy's game);
- *   hp_mark_triples marks every three-heap split of total. */
+ *   hp_mark_pairs    marks every value g[a] ^ g[total - a];
+ *   hp_search_value  says whether the value c is among them (sparse.h's pair test; *scanned:
+ *                    how many were compared, in whole blocks of HP_BLOCK);
+ *   hp_mark_rare     marks g[r] ^ g[total - r] for the rare positions r < total (sorted; the
+ *                    two heaps unequal in Grundy's game);
+ *   hp_mark_triples  marks every three-heap split of total. */
 void hp_mark_pairs(const void *g, int width, size_t total, size_t lo, size_t hi,
-                       marks seen);
-int hp_has_pair(const void *g, int width, size_t total, size_t lo, size_t hi, uint32_t c,
+                   marks seen);
+int hp_search_value(const void *g, int width, size_t total, size_t lo, size_t hi, uint32_t c,
                     size_t *scanned);
 void hp_mark_rare(const void *g, int width, size_t total, const uint32_t *rpos,
-                      const uint32_t *rval, size_t nrare, int unequal, marks seen);
+                  const uint32_t *rval, size_t nrare, int unequal, marks seen);
 void hp_mark_triples(const void *g, int width, size_t total, marks seen);
 
 #endif
