@@ -10,10 +10,15 @@ The engines (chosen by :func:`engine_for`):
 * ``"frontier"``: deeper, the bounded-memory frontier engine (:mod:`nimbers.research.frontier`)
   in ``RUNS/<code>/``, checkpointed, resumed after ``kill -9``, each level going on from the
   last;
-* ``"dense"``: a code without a useful sparse space (more than 1/:data:`DENSE_SHARE` of its heap
-  sizes rare at a depth from :data:`DENSE_FROM` on, as 0.04 and 0.06: thousands of rare values)
-  is taken by the ordinary engine to :data:`DENSE_DEPTH` (T. Czajka's depth for 0.04 and 0.06 in
-  his octal-games tables) and no further; its row says so.
+* ``"dense"``: a code without a useful sparse space where it stands, stopped there; its row's
+  cap says where.  Whether a code is dense is decided again at every level, from its values
+  alone (:func:`is_dense`: more than 1/:data:`DENSE_SHARE` of the heap sizes of the latest
+  half of its values rare under the best mask, as 0.04 and 0.06 at 2^17: T. Czajka's tables
+  stop them there).  A code judged at :data:`DENSE_DEPTH` heap sizes (the ordinary engine's
+  last depth) and, past it, at every level of the frontier engine (:func:`judged_at`): the
+  first judgement that finds it dense caps it, so a code whose rare values thin out (0.146:
+  a quarter of its heap sizes from 2^12 to 2^13 rare, 9 of the 1,966,080 from 2^17 to 2^21)
+  goes on to the frontier engine, and one that stays dense stops at DENSE_DEPTH.
 
 A period is proven by the Guy-Smith theorem from the values alone (the least period whose
 proof fits, then its least pre-period), and the values kept are exactly those the proof needs,
@@ -46,17 +51,22 @@ from ..frontier import frontier_run, frontier_values
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
            "apparent_of", "pieces", "p_positions", "mask_of_values", "rare_count", "last_rare",
            "is_dense",
+           "rare_share", "judged_at", "cap_holds", "cap_for",
            "guy_smith_bound", "member_depth", "MEMBER_DEPTH", "FRONTIER_FROM", "DENSE_FROM",
            "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND"]
 
 #: deeper than this, a code with a sparse space runs on the frontier engine
 FRONTIER_FROM = 1 << 20
-#: from this depth on a code is checked for a useful sparse space
+#: from this depth on a code is judged for a useful sparse space
 DENSE_FROM = 1 << 16
-#: a code is dense when more than 1/DENSE_SHARE of its heap sizes are rare
+#: a code is dense when more than 1/DENSE_SHARE of the latest half of its heap sizes are rare
 DENSE_SHARE = 16
-#: how deep a dense code goes (T. Czajka's tables give 0.04 and 0.06 to 2^17)
-DENSE_DEPTH = 1 << 17
+#: how deep a code that stays dense goes: the ordinary engine's plain scan, which such a code
+#: needs, costs n^2/2 options to n heap sizes (2^20: about 90 s on one core of the project's
+#: machine; 2^22 some 25 minutes, 2^24 some 6 hours), while memory would allow far more (two
+#: bytes a value: 2^24 values are 32 MiB); the frontier engine's cost grows with the rare heap
+#: sizes, so a dense code gains nothing there.  The census's levels reach it (2^12 times 4^4).
+DENSE_DEPTH = FRONTIER_FROM
 #: the members of a class whose standard form is open are compared up to this depth (the
 #: standard form alone goes deeper; a proven one takes its members to their proofs)
 MEMBER_DEPTH = FRONTIER_FROM
@@ -109,6 +119,14 @@ def member_depth(depth: int, reached: int, proven: bool) -> int:
     proven (to prove the member too), else at most MEMBER_DEPTH (then equal_up_to says so)."""
     base = max(depth, reached)
     return base if proven else min(base, MEMBER_DEPTH)
+
+
+def cap_holds(row: dict[str, Any]) -> bool:
+    """Whether a row's cap is one this rule makes (at DENSE_DEPTH or deeper), so the class
+    stays where it is: a cap of an earlier rule (2^17, judged once from the first 2^16 heap
+    sizes) is taken on by the next deepening."""
+    cap = row.get("cap")
+    return isinstance(cap, int) and cap >= DENSE_DEPTH
 
 
 def engine_for(code: str, depth: int) -> str:
@@ -185,15 +203,33 @@ def _in_memory(code: str, rules: tuple[int, ...], depth: int) -> Sequence:
     per = game.period(max_n=depth, progress=False)
     n = per.checked_up_to if per.proven else depth
     g = game.nim_values(n, progress=False)
-    if per.proven or not _splits(rules) or depth < DENSE_FROM:
-        return _prove(code, g, n, rules, "memory")
-    if not is_dense(g, rules):
-        return _prove(code, g, n, rules, "memory")
-    if depth < DENSE_DEPTH:  # no useful sparse space: to its own depth, no further
-        per = game.period(max_n=DENSE_DEPTH, progress=False)
-        n = per.checked_up_to if per.proven else DENSE_DEPTH
-        g = game.nim_values(n, progress=False)
-    return _prove(code, g, n, rules, "dense", cap=max(depth, DENSE_DEPTH))
+    cap = None if per.proven else cap_for(g, rules, depth)
+    return _prove(code, g, n, rules, "memory" if cap is None else "dense", cap=cap)
+
+
+def cap_for(g: np.ndarray, rules: tuple[int, ...], depth: int) -> int | None:
+    """The cap the rule gives a code with values g (an open code's, as far as it reached)
+    taken to depth: the first judgement (at DENSE_DEPTH when depth is DENSE_DEPTH, else at
+    :func:`judged_at`) that finds it dense, None when none does."""
+    if not _splits(rules):
+        return None
+    points = judged_at(depth) if depth > FRONTIER_FROM else [depth] * (depth == DENSE_DEPTH)
+    return next((n for n in points if n <= len(g) and is_dense(g[:n], rules)), None)
+
+
+def judged_at(depth: int) -> list[int]:
+    """The heap counts at which a code taken to depth past :data:`FRONTIER_FROM` is judged
+    dense or not before it goes on: DENSE_DEPTH and each census level after it (times 4)
+    below depth.
+
+    >>> [n.bit_length() - 1 for n in judged_at(1 << 26)]
+    [20, 22, 24]
+    """
+    out, n = [], DENSE_DEPTH
+    while n < depth:
+        out.append(n)
+        n *= 4
+    return out
 
 
 def _frontier_options() -> dict[str, Any]:
@@ -204,21 +240,42 @@ def _frontier_options() -> dict[str, Any]:
 
 
 def _on_frontier(code: str, rules: tuple[int, ...], depth: int, folder: str) -> Sequence:
-    stats = frontier_run(code, depth, folder, threads=1, interval=FRONTIER_INTERVAL,
+    """code to depth on the frontier engine, judged at every count of :func:`judged_at` on
+    the way (from the run's own values: a deeper run's first values are the same): capped at
+    the first where it is dense, its values as far as that."""
+    for n in judged_at(depth):
+        have = _frontier_to(code, n, folder)
+        g = frontier_values(folder, 0, min(n, have))
+        if have < n:  # stopped at a proof
+            return _prove(code, g, have, rules, "frontier")
+        if is_dense(g, rules):
+            return _prove(code, g, n, rules, "dense", cap=n)
+    n = min(depth, _frontier_to(code, depth, folder))
+    return _prove(code, frontier_values(folder, 0, n), n, rules, "frontier")
+
+
+def _frontier_to(code: str, n: int, folder: str) -> int:
+    """The heap sizes the run in folder holds once taken to n (fewer when a proof stopped
+    it; more when an earlier level took it further)."""
+    try:
+        have = len(frontier_values(folder))
+    except ValueError:  # no run there yet
+        have = 0
+    if have >= n:
+        return have
+    stats = frontier_run(code, n, folder, threads=1, interval=FRONTIER_INTERVAL,
                          progress=False, head=FRONTIER_HEAD, **_frontier_options())
-    n = min(depth, int(stats.heap_sizes))
-    g = frontier_values(folder, 0, n)
-    return _prove(code, g, n, rules, "frontier")
+    return int(stats.heap_sizes)
 
 
 # -- the statistics, a piece at a time --
 
-def pieces(g: np.ndarray, stop: int | None = None) -> Any:
-    """(start, g[start:start + 2^20] as an array) over g (to stop): a long sequence, or a
-    memory map of one, read in bounded memory."""
+def pieces(g: np.ndarray, stop: int | None = None, start: int = 0) -> Any:
+    """(first, g[first:first + 2^20] as an array) over g from start (to stop): a long
+    sequence, or a memory map of one, read in bounded memory."""
     stop = len(g) if stop is None else stop
-    for start in range(0, stop, _PIECE):
-        yield start, np.asarray(g[start:min(stop, start + _PIECE)])
+    for first in range(start, stop, _PIECE):
+        yield first, np.asarray(g[first:min(stop, first + _PIECE)])
 
 
 def _space(rules: tuple[int, ...]) -> SparseSpace:
@@ -239,12 +296,23 @@ def mask_of_values(g: np.ndarray, rules: tuple[int, ...]) -> int:
     return best_mask(counts, _space(rules))[0]
 
 
+def rare_share(g: np.ndarray, rules: tuple[int, ...]) -> tuple[int, int]:
+    """(rare, of): how many of the latest half of g's heap sizes, n/2 .. n-1 (n = len(g)),
+    are rare under the best mask of all of g, and how many that half holds."""
+    space, emask, half = _space(rules), mask_of_values(g, rules), len(g) // 2
+    rare = sum(int(np.count_nonzero(rare_mask_of(p, space, s, emask)))
+               for s, p in pieces(g, start=half))
+    return rare, len(g) - half
+
+
 def is_dense(g: np.ndarray, rules: tuple[int, ...]) -> bool:
-    """Whether g(0..DENSE_FROM-1) has no useful sparse space: more than 1/DENSE_SHARE of its
-    heap sizes rare under the best mask."""
-    head = g[:DENSE_FROM]
-    return len(head) >= DENSE_FROM and rare_count(head, mask_of_values(head, rules), rules) \
-        * DENSE_SHARE > len(head)
+    """Whether g has no useful sparse space where it stands: at least DENSE_FROM values, more
+    than 1/DENSE_SHARE of the latest half of them rare under the best mask (the values alone
+    decide, so a code whose rare values thin out is not dense deeper on)."""
+    if len(g) < DENSE_FROM:
+        return False
+    rare, of = rare_share(g, rules)
+    return rare * DENSE_SHARE > of
 
 
 def rare_count(g: np.ndarray, emask: int, rules: tuple[int, ...]) -> int:

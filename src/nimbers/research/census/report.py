@@ -69,8 +69,9 @@ def _legend(rows: list[dict[str, Any]]) -> list[str]:
     lines = ["", "class kinds:"] + [f"  {k}: {CLASS_KINDS[k]}" for k in sorted(
         {r["class"] for r in rows})]
     if any(r.get("cap") for r in rows):
-        lines.append("  cap: a class without a useful sparse space (more than 1/16 of its first "
-                     "2^16 heap sizes rare), taken to that many heap sizes and no further")
+        lines.append("  cap: a class without a useful sparse space where it stands (more than "
+                     "1/16 of the latest half of its heap sizes rare), taken to that many heap "
+                     "sizes and no further")
     return lines
 
 

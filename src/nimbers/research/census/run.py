@@ -35,6 +35,7 @@ from ...files import write_atomically
 from ..rundir import PROGRESS_LOG, RunDirectory, read_json
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
+from .depth import cap_holds
 from .pool import as_done, executor
 from .report import standing
 from .table import (CHOICE, META, OWN, RUNS, all_rows, append_row, covered_codes, read_meta,
@@ -312,9 +313,12 @@ def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
 
 
 def is_final(row: dict[str, Any], until: int) -> bool:
-    """Whether a class is done at this until: solved or capped (:func:`.report.standing`), or
-    open at the depth asked."""
-    return standing(row) != "open" or int(row["depth"]) >= until
+    """Whether a class is done at this until: solved, capped by the rule of :mod:`.depth`
+    (an earlier rule's cap is deepened: :func:`.depth.cap_holds`), or open at the depth
+    asked."""
+    state = standing(row)
+    return state == "solved" or (state == "capped" and cap_holds(row)) or \
+        int(row["depth"]) >= until
 
 
 class ProgressLog:

@@ -43,8 +43,8 @@ from ...games.heap.stats import rare_mask_of, sparse_space
 from ..frontier import frontier_run, frontier_values
 from .classes import canonical, dead_heaps, normalized, standard_form
 from .compute import FIRST_LEVEL, first_difference
-from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, digests,
-                    engine_for, is_dense, mask_of_values, member_depth, pieces, proof_of)
+from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, cap_for, digests,
+                    engine_for, mask_of_values, member_depth, pieces, proof_of)
 from .pool import as_done, executor
 from .run import RUNS, ProgressLog
 from .schema import malformed
@@ -228,8 +228,9 @@ def _runs_folder(work: str | None) -> Any:
 
 def _whole(row: Any) -> bool:
     """Whether the ordinary engine recomputes all of a row's values whatever the budget: a
-    proven row (to its proof's bound) and a capped one (its cap, at most DENSE_DEPTH = 2^17
-    values: seconds; a larger cap is not the census's and goes by the budget)."""
+    proven row (to its proof's bound) and a capped one (its cap, at most DENSE_DEPTH = 2^20
+    values: a minute or two; a larger cap, judged on the frontier engine, goes by the
+    budget)."""
     if not isinstance(row, dict):
         return False
     cap = row.get("cap")
@@ -397,10 +398,11 @@ def _check_open(row: dict[str, Any], code: str, g: np.ndarray) -> None:
     _require(row["apparent_period"] == (None if seen is None else seen[0]),
              f"the apparent period is {None if seen is None else seen[0]}")
     depth, reached = row["depth"], row["reached"]
-    if row["cap"] is not None:
-        _require(row["engine"] == "dense" and is_dense(g, _rules(code))
-                 and reached == row["cap"] == max(depth, DENSE_DEPTH),
-                 "a cap without a dense sequence (see census.depth) or at another depth")
+    cap = cap_for(g, _rules(code), depth)
+    _require(row["cap"] == cap and (cap is None or reached == cap),
+             f"the rule of census.depth caps it at {cap}, not {row['cap']}")
+    if cap is not None:
+        _require(row["engine"] == "dense", "a cap on another engine than 'dense'")
     else:
         _require(row["engine"] == engine_for(code, depth) or (
             row["engine"] == "memory" and engine_for(code, depth) == "frontier"
