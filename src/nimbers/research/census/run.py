@@ -134,8 +134,8 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     with _held(out) as run:
         run.record_session({"action": "census", "codes": len(wanted), "until": until,
                             "offsets": offsets, "workers": workers, "scheduler": scheduler})
-        return _census(out, wanted, until, offsets, _Pool(workers, scheduler, progress,
-                                                          interval))
+        return _census(out, wanted, until, offsets,
+                       _Workers(workers, scheduler, progress, interval))
 
 
 def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
@@ -177,7 +177,7 @@ def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
                             "promising": promising, "workers": workers,
                             "scheduler": scheduler})
         return _census(out, codes, until, bool(meta["offsets"]),
-                       _Pool(workers, scheduler, progress, interval))
+                       _Workers(workers, scheduler, progress, interval))
 
 
 @contextlib.contextmanager
@@ -192,14 +192,17 @@ def _held(out: str) -> Iterator[RunDirectory]:
         run.unlock()
 
 
-class _Pool(NamedTuple):
+class _Workers(NamedTuple):
+    """Where the classes are computed (a pool of processes here, or a dask cluster) and how
+    often progress is said."""
+
     workers: int | None
     scheduler: str | None
     progress: ProgressOption
     interval: float
 
 
-def _census(out: str, wanted: list[str], until: int, offsets: bool, pool: _Pool
+def _census(out: str, wanted: list[str], until: int, offsets: bool, pool: _Workers
             ) -> list[dict[str, Any]]:
     """The census of wanted in out (held by this process)."""
     meta = read_meta(out)
