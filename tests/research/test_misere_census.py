@@ -76,7 +76,7 @@ def test_bad_bounds_refused(tmp_path):
 def test_tables(census_dir):
     rows = misere.read_misere_rows(census_dir)
     md = markdown(rows).splitlines()
-    assert len(md) == 4 + len(rows) and all(line.count("|") == 13 for line in md[2:])
+    assert len(md) == 4 + len(rows) and all(line.count("|") == 14 for line in md[2:])
     text = csv_text(rows)
     assert text.splitlines()[0].startswith("code,members,heap_bound,order_cap")
 
@@ -149,3 +149,63 @@ def test_stop_kinds(why, kind):
     is proved or certified past it."""
     from nimbers.research.census.misere import _stopped
     assert _stopped(why) == kind
+
+
+# ---- the whole game's column, and a check that checks every field (issue 53) ----------------
+
+def test_whole_game_column(tmp_path):
+    rows = misere.misere_census(codes=["0.75", "0.07"], out=str(tmp_path), max_heap=30,
+                                workers=1)
+    by = {r["code"]: r for r in rows}
+    assert by["0.75"]["whole"] == misere_quotient(octal_game("0.75"), 30).whole.to_json()
+    assert by["0.75"]["whole"]["proved"] and by["0.75"]["reached"] == 21
+    assert not by["0.07"]["whole"]["proved"] and by["0.07"]["reached"] == 30
+    md = markdown(rows)
+    assert "proved: Q_21, period 2 from heap 8" in md and "open: no period closes" in md
+
+
+def _edited(census_dir, tmp_path, edit):
+    rows = [json.loads(line) for line in _read(Path(census_dir) / misere.MISERE_TABLE)
+            .splitlines()]
+    edit(rows)
+    d = tmp_path / "edited"
+    d.mkdir()
+    (d / misere.MISERE_TABLE).write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                         encoding="utf-8")
+    return d
+
+
+def _row(rows, code):
+    return next(r for r in rows if r["code"] == code)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda rows: _row(rows, "0.75").update(stopped="time", orders=[2, 6, 6, 9, 9, 9, 9, 9, 9],
+                                            order=9), "0.75 differs"),
+    (lambda rows: _row(rows, "0.75").update(unchanged_from=3), "unchanged_from"),
+    (lambda rows: _row(rows, "0.07").update(generators=5), "generators"),
+    (lambda rows: _row(rows, "0.75").update(members=["0.75", "0.77"]), "another normal-play"),
+    (lambda rows: _row(rows, "0.75").update(whole={**_row(rows, "0.75")["whole"],
+                                                   "proved": True}), "whole"),
+    (lambda rows: _row(rows, "0.75").pop("reached"), "no 'reached'"),
+    (lambda rows: _row(rows, "0.75").update(stopped="sleep"), "'stopped'"),
+    (lambda rows: _row(rows, "0.75").update(order=7), "last of its orders")])
+def test_check_catches_every_edited_field(census_dir, tmp_path, capsys, edit, message):
+    from nimbers.cli import main
+    d = _edited(census_dir, tmp_path, edit)
+    assert main(["census", "misere", str(d), "--check", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_codes_file_past_the_cap_is_refused_not_cut(tmp_path, capsys):
+    """One reader for both census commands: a file over 1 MiB is refused (it was read up to
+    1 MiB and '0.137' computed as '0.1')."""
+    from nimbers.cli import main
+    codes = tmp_path / "codes.txt"
+    codes.write_text(" " * ((1 << 20) - 3) + "0.137\n", encoding="utf-8")
+    for argv in (["census", "misere", str(tmp_path / "m"), "--codes", str(codes)],
+                 ["census", "--codes", str(codes), "--out", str(tmp_path / "c")]):
+        assert main(argv) == 2
+        assert "1,048,576 bytes is refused" in capsys.readouterr().err
+    assert not (tmp_path / "m" / misere.MISERE_TABLE).exists()

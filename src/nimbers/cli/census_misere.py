@@ -55,36 +55,29 @@ def run_misere(args: argparse.Namespace) -> str:
 
 
 def _codes_in(path: str) -> list[str]:
-    """The codes of a file: words separated by spaces, commas or lines; '#' starts a
-    comment (the census's --codes file)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(1 << 20)
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text file") from None
-    except OSError as e:
-        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
-    codes = [w for line in text.splitlines() for w in line.split("#", 1)[0].replace(",", " ").split()]
-    if not codes:
-        raise ValueError(f"{path}: no codes in it")
-    return codes
+    """The codes of a --codes file: the census's one reader (cli.census), so that both
+    commands take the same files and refuse the same ones (a file past its size cap is
+    refused, never cut short)."""
+    from .census import _read_codes
+    return _read_codes(path)
 
 
 def _check(directory: str, workers: Any, scheduler: str | None) -> str:
-    """Every row computed again with its own bounds; the first difference is an error."""
+    """Every field of every row checked: its shape (read_misere_rows), its members against
+    the classes (check_rows), then every row computed again with its own bounds (a row cut
+    by the time to the heap it reached); the first difference is an error."""
     from ..research.census import misere
     from ..research.census.pool import as_done, executor
     rows = misere.read_misere_rows(directory)
     if not rows:
         raise ValueError(f"{directory}: no misère census rows to check")
     last = {r["code"]: r for r in rows}
-    keys = ("reached", "orders", "order", "p_size", "tame")
+    misere.check_rows(list(last.values()))
     with executor(workers, scheduler) as (ex, _slots, alive):
-        futures = {ex.submit(misere.solve_misere, r["members"], r["max_heap"],
-                             r["max_order"]): r for r in last.values()}
+        futures = {ex.submit(misere.recheck, r): r for r in last.values()}
         for future in as_done(futures, alive):
-            row, again = futures[future], future.result()
-            if any(row[k] != again[k] for k in keys if row["stopped"] != "time"):
+            row, bad = futures[future], future.result()
+            if bad:
                 raise ValueError(f"{directory}: the row of {row['code']} differs when computed "
-                                 f"again ({[k for k in keys if row[k] != again[k]]})")
+                                 f"again ({', '.join(bad)})")
     return f"{len(last)} rows of {directory}/{misere.MISERE_TABLE} computed again: all equal"

@@ -32,6 +32,10 @@ QUOTIENT_MAX_HEAP = 100_000
 #: 0.75 to heaps 200 and 400 (3 and 23 s, on a 2-core machine); four times that here, so
 #: that a refusal before the work is a lower bound of its time
 QUOTIENT_RATE = 1e7
+#: a heap past the search's reach is answered when a search this far, this long, closes the
+#: whole game's quotient (0.75 closes at heap 21 in 0.1 s; a refusal costs at most this)
+WHOLE_PROBE_HEAP = 200
+WHOLE_PROBE_SECONDS = 2.0
 
 
 class HeapMisere(MisereByEngine):
@@ -71,7 +75,7 @@ class HeapMisere(MisereByEngine):
 
     def _quotient_for(self, position: Any) -> Any:
         q = getattr(self, "_quotient", None)
-        if q is None or any(h > q.max_heap for h in heaps_of(position)):
+        if q is None or not all(q.covers(h) for h in heaps_of(position)):
             return None
         return q
 
@@ -99,28 +103,41 @@ class HeapMisere(MisereByEngine):
             return q
         cap = time_cap()
         failed = getattr(self, "_quotient_failure", None)
-        if top > QUOTIENT_MAX_HEAP:
-            why = f"the quotient search takes heaps up to {QUOTIENT_MAX_HEAP:,}"
-        elif top**3 / QUOTIENT_RATE > cap:
-            why = (f"it would take about {describe_seconds(top**3 / QUOTIENT_RATE)}, over the "
-                   f"time cap of {describe_seconds(cap)}")
-        elif failed is not None and top >= failed[0] and cap <= failed[1]:
+        if failed is not None and top >= failed[0] and cap <= failed[1]:
             why = failed[2]
+        elif top > QUOTIENT_MAX_HEAP or top**3 / QUOTIENT_RATE > cap:
+            why = (f"the quotient search takes heaps up to {QUOTIENT_MAX_HEAP:,}"
+                   if top > QUOTIENT_MAX_HEAP else
+                   f"it would take about {describe_seconds(top**3 / QUOTIENT_RATE)}, over the "
+                   f"time cap of {describe_seconds(cap)}")
+            q = self._whole_probe(cap)
+            if q is not None:
+                return q
+            why += f"; nor is Q_n the whole game's quotient by heap {self._quotient.max_heap}"
+            self._quotient_failure = (top, cap, why)
         else:
             from ..quotient import misere_quotient
             q = misere_quotient(self, top, time_limit=cap)
             self._keep_quotient(q)
-            if q.max_heap >= top:
+            if q.covers(top):
                 return q
             why = f"it gave up at {q.gave_up}"
             self._quotient_failure = (top, cap, why)
         raise ValueError(self._search_refusal(tokens) + f"; a misère quotient for heaps up to "
                          f"{top:,} could not answer instead: {why}")
 
+    def _whole_probe(self, cap: float) -> Any:
+        """The whole game's quotient when a short search closes it (the periodicity theorem:
+        then heaps of any size are answered), else None; the quotient found is kept."""
+        from ..quotient import misere_quotient
+        q = misere_quotient(self, WHOLE_PROBE_HEAP, time_limit=min(cap, WHOLE_PROBE_SECONDS))
+        self._keep_quotient(q)
+        return q if q.whole.proved else None
+
     def _keep_quotient(self, q: Any) -> None:
         """Keeps q unless the quotient kept already covers more heaps."""
         kept = getattr(self, "_quotient", None)
-        if kept is None or q.max_heap > kept.max_heap:
+        if kept is None or (q.max_heap > kept.max_heap and not kept.whole.proved):
             self._quotient = q
 
     def _canonical(self, position: Any) -> tuple[int, ...]:

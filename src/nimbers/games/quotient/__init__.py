@@ -35,15 +35,16 @@ from ... import _limits
 from .build import GiveUp, add_heap, identity_candidate, prove
 from .monoid import MisereQuotient
 from .saved import check_associative
+from .whole import Closure, WholeGame, removal_bound
 
-__all__ = ["misere_quotient", "MisereQuotient", "proves"]
+__all__ = ["misere_quotient", "MisereQuotient", "WholeGame", "proves"]
 
 #: the largest candidate the search builds unless told otherwise
 DEFAULT_MAX_ORDER = 2048
 
 
 def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_ORDER,
-                    time_limit: float | None = None) -> MisereQuotient:
+                    time_limit: float | None = None, whole: bool = True) -> MisereQuotient:
     """The misère quotient Q_n of a heap game for heaps of size at most max_heap.
 
     Heap n is added to the proved Q_{n-1} by the mex interpolation (it pretends to be an
@@ -66,6 +67,12 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     time_limit : float, optional
         Seconds; by default the project's time cap (nimbers._limits: NIMBERS_TIME_LIMIT,
         else 120 s).  When it passes, the search stops with what is proved and says so.
+    whole : bool
+        True (the default): after each heap, the periodicity theorem of Plambeck and Siegel
+        is applied to the proved Q_n (:mod:`.whole`); where its hypotheses hold, Q_n is the
+        quotient of the whole game and the search stops there (q.whole says so, with the
+        period and pre-period; is_losing then answers any heap sizes).  False: every heap
+        up to max_heap is computed (the theorem is still applied to the result).
 
     Returns
     -------
@@ -84,6 +91,9 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     >>> q = misere_quotient(octal_game("0.07"), 9)           # Dawson's Kayles
     >>> q.order, q.presentation()
     (6, '⟨a, b | a² = 1, b³ = b⟩')
+    >>> w = misere_quotient(octal_game("0.75"), 60).whole      # closes at heap 21
+    >>> w.proved, w.period, w.preperiod, w.closed_at
+    (True, 2, 8, 21)
     """
     heap_moves = _heap_moves_of(game)
     for name, v, top in (("max_heap", max_heap, 100_000), ("max_order", max_order, 1 << 20)):
@@ -97,6 +107,9 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
     # of the same n
     state: tuple[Any, tuple[int, ...]] = (identity_candidate(), ())
     gave_up = None
+    code = str(getattr(game, "code", "nim"))
+    k = removal_bound(code)
+    closure = Closure(k) if whole and isinstance(k, int) else None
     alarm = _Alarm(seconds)
     try:
         with alarm:
@@ -109,12 +122,13 @@ def misere_quotient(game: Any, max_heap: int, *, max_order: int = DEFAULT_MAX_OR
                                                else str(e))
                     break
                 state = (new, state[1] + (new.order,))
+                if closure is not None and closure.after(new.phi[:n + 1]) is not None:
+                    break       # Q_n is the whole game's quotient: no heap can change it
     except _TimeUp:
         if len(state[1]) < max_heap:
             gave_up = f"heap {len(state[1]) + 1}: {alarm.reason}"
     q, orders = state
     name = str(getattr(game, "name", "Nim"))
-    code = str(getattr(game, "code", "nim"))
     table = tuple(tuple(int(v) for v in row) for row in q.mul.tolist())
     p = tuple(int(e) for e in q.p.nonzero()[0])
     return MisereQuotient(name, code, len(orders), max_heap, table, p,
@@ -174,6 +188,9 @@ def proves(q: MisereQuotient, game: Any, *, time_limit: float | None = None) -> 
     q.max_heap (its P-portion and pretending function checked on every position at once by
     the checks of :mod:`.verify`): what a loaded quotient must pass before it answers.
 
+    A quotient that says it is the whole game's (q.whole) must also be made for a game with
+    the same digits: the claim follows from its data and those digits (:mod:`.whole`).
+
     The cheap part first: the heaps up to SMALL_HEAPS, then the associativity of the table
     (:func:`.saved.check_associative`), then every heap; all within the time cap
     (time_limit, else NIMBERS_TIME_LIMIT, else the default).
@@ -201,6 +218,8 @@ def proves(q: MisereQuotient, game: Any, *, time_limit: float | None = None) -> 
         return prove(mul, p, q.pretending[:upto + 1], options,
                      time_limit=max(1e-3, alarm.deadline - time.monotonic()))
 
+    if q.whole.proved and not _same_rules(q.code, str(getattr(game, "code", "nim"))):
+        return False    # its claim on the whole game is about another game's heaps
     try:
         with _Alarm(seconds) as alarm:
             if not proved_up_to(min(SMALL_HEAPS, q.max_heap)):
@@ -211,3 +230,12 @@ def proves(q: MisereQuotient, game: Any, *, time_limit: float | None = None) -> 
         raise ValueError(f"proving the quotient for heaps up to {q.max_heap} against "
                          f"{getattr(game, 'name', 'the game')} stopped at {alarm.cap}; "
                          f"{alarm.how}") from None
+
+
+def _same_rules(code: str, other: str) -> bool:
+    """True when two codes name the same moves (the same digits, or the same name)."""
+    from ..codes import parse_take_break_code
+    try:
+        return parse_take_break_code(code).digits == parse_take_break_code(other).digits
+    except (ValueError, TypeError):
+        return code == other

@@ -18,16 +18,18 @@ positions with the same element may have different G- values.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from ... import files
 from .presentation import Presentation, present, word_text
-from .saved import FORMAT, MAX_LOADED_ORDER, check_associative, checked_fields, read_json
+from .saved import (FORMAT, MAX_LOADED_ORDER, check_associative, checked_fields, json_text,
+                    read_json)
 from .stability import Evidence, evidence
+from .whole import WholeGame, reduced_heap, whole_of
 from .writing import html_report, tex_report, text_report
 
 __all__ = ["MisereQuotient", "FORMAT", "MAX_LOADED_ORDER"]
@@ -65,8 +67,32 @@ class MisereQuotient:
 
     def __repr__(self) -> str:
         state = "proved" if self.proved else f"gave up: {self.gave_up}"
-        return (f"<MisereQuotient of {self.game} for heaps <= {self.max_heap}: order "
+        heaps = "every heap" if self.whole.proved else f"heaps <= {self.max_heap}"
+        return (f"<MisereQuotient of {self.game} for {heaps}: order "
                 f"{self.order}, |P| = {len(self.p_portion)}, {state}>")
+
+    @property
+    def whole(self) -> WholeGame:
+        """Whether this Q_n is the quotient of the whole game, and why (the periodicity
+        theorem's hypotheses checked on its data: :mod:`.whole`).
+
+        >>> from nimbers.games import octal_game, misere_quotient
+        >>> misere_quotient(octal_game("0.75"), 12).whole.proved
+        False
+        >>> w = misere_quotient(octal_game("0.75"), 30).whole
+        >>> w.proved, w.period, w.preperiod, w.last_rogue, w.closed_at
+        (True, 2, 8, 7, 21)
+        """
+        cached: Any = self.__dict__.get("_whole")
+        if cached is None:
+            cached = whole_of(self.code, self.pretending, self.gave_up)
+            object.__setattr__(self, "_whole", cached)
+        return cached  # type: ignore[no-any-return]
+
+    def covers(self, heap: int) -> bool:
+        """True when this quotient answers positions with a heap of this size: up to
+        max_heap, or every heap when it is the whole game's."""
+        return heap <= self.max_heap or self.whole.proved
 
     # -- the monoid --
     @property
@@ -91,10 +117,14 @@ class MisereQuotient:
     def element(self, position: int | Sequence[int]) -> int:
         """The element of a position (a heap size or heap sizes): the product of its heaps'.
 
+        A heap larger than max_heap has the element of the heap a multiple of the period
+        lower when the quotient is the whole game's (:attr:`whole`).
+
         Raises
         ------
         ValueError
-            a heap larger than max_heap (this quotient says nothing of it).
+            a heap larger than max_heap when the quotient is not the whole game's (it says
+            nothing of such heaps).
 
         >>> from nimbers.games import octal_game, misere_quotient
         >>> q = misere_quotient(octal_game("0.75"), 6)
@@ -104,8 +134,11 @@ class MisereQuotient:
         e = 0
         for h in _heap_list(position):
             if h > self.max_heap:
-                raise ValueError(f"heap {h} is larger than this quotient's heaps (at most "
-                                 f"{self.max_heap}): compute misere_quotient(game, {h})")
+                if not self.whole.proved:
+                    raise ValueError(f"heap {h} is larger than this quotient's heaps (at most "
+                                     f"{self.max_heap}), and it is not proved to be the whole "
+                                     f"game's: compute misere_quotient(game, {h})")
+                h = reduced_heap(h, self.whole)
             e = int(self._mul[e, self.pretending[h]])
         return e
 
@@ -117,6 +150,10 @@ class MisereQuotient:
         >>> q = misere_quotient(Nim(), 3)
         >>> q.is_losing([1, 1, 1]), q.is_losing([2, 2]), q.is_losing([1, 2, 3])
         (True, True, True)
+        >>> from nimbers.games import octal_game
+        >>> q = misere_quotient(octal_game("0.75"), 60)        # the whole game's
+        >>> q.is_losing([10**12, 10**12]), q.is_losing([10**12 + 1, 2])
+        (True, False)
         """
         return bool(self._p[self.element(position)])
 
@@ -140,9 +177,10 @@ class MisereQuotient:
         prefix = 0
         for i, h in enumerate(heaps):
             rest = int(self._mul[prefix, suffix[i + 1]])
-            for k, left in heap_moves(h):
+            low = reduced_heap(h, self.whole) if h > self.max_heap else h
+            for k, left in heap_moves(low):
                 if self._p[self._mul[rest, self.element(left)]]:
-                    return i, k, tuple(left)
+                    return i, k, _raised(tuple(left), h - low)
             prefix = int(self._mul[prefix, elems[i]])
         return None
 
@@ -221,7 +259,8 @@ class MisereQuotient:
             "format": FORMAT, "version": 1, "game": self.game, "code": self.code,
             "max_heap": self.max_heap, "requested": self.requested, "gave_up": self.gave_up,
             "orders": list(self.orders), "table": [list(r) for r in self.table],
-            "p_portion": list(self.p_portion), "pretending": list(self.pretending)}
+            "p_portion": list(self.p_portion), "pretending": list(self.pretending),
+            "whole": self.whole.to_json()}
         if readable:
             ev = self.evidence()
             data["readable"] = {
@@ -231,13 +270,8 @@ class MisereQuotient:
         return data
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the quotient as JSON (atomically: a temporary file, then renamed)."""
-        tmp = f"{os.fspath(path)}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.to_json(), f, ensure_ascii=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        """Write the quotient as JSON (atomically: nimbers.files.write_atomically)."""
+        files.write_atomically(path, json_text(self.to_json()))
 
     @classmethod
     def from_json(cls, data: Any, *, associativity: bool = True) -> MisereQuotient:
@@ -269,6 +303,14 @@ class MisereQuotient:
             not a saved quotient, or malformed (one line).
         """
         return cls.from_json(read_json(path), associativity=associativity)
+
+
+def _raised(left: tuple[int, ...], by: int) -> tuple[int, ...]:
+    """The heaps a move leaves, the largest raised by a multiple of the period."""
+    if not by or not left:
+        return left
+    top = max(range(len(left)), key=lambda j: left[j])
+    return tuple(h + by if j == top else h for j, h in enumerate(left))
 
 
 def _heap_list(position: int | Sequence[int]) -> list[int]:

@@ -3,9 +3,12 @@
 reads, checked as hostile input.
 
 A saved quotient is a JSON object: format, version, game, code, max_heap, requested,
-gave_up, orders, table, p_portion, pretending (the data), and optionally "readable" (the
-presentation, P-portion and heap words as words, the evidence: written for people, ignored
-when read back, since every word follows from the data).
+gave_up, orders, table, p_portion, pretending (the data), optionally "whole" (whether Q_n is
+the whole game's quotient, and why: it follows from the data and the code by the periodicity
+theorem, :mod:`.whole`, so a file whose "whole" says otherwise is refused; files written
+before it are read without it) and optionally "readable" (the presentation, P-portion and
+heap words as words, the evidence: written for people, ignored when read back, since every
+word follows from the data).
 
 Reading is bounded before anything costly: the file's size (MAX_FILE_BYTES), the nesting of
 its brackets (MAX_DEPTH, counted before the JSON parser sees it, so 100,000 nested brackets
@@ -20,14 +23,16 @@ against a game (:func:`nimbers.games.quotient.proves`) comes last.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
 import numpy as np
 
 from ... import _limits, files
+from .whole import whole_of
 
-__all__ = ["FORMAT", "MAX_LOADED_ORDER", "MAX_FILE_BYTES", "MAX_DEPTH", "read_json",
+__all__ = ["json_text", "FORMAT", "MAX_LOADED_ORDER", "MAX_FILE_BYTES", "MAX_DEPTH", "read_json",
            "depth_of", "checked_fields", "check_associative"]
 
 FORMAT = "nimbers misère quotient"
@@ -45,6 +50,11 @@ ASSOCIATIVITY_RATE = 5e7
 
 _DATA_KEYS = ("format", "version", "game", "code", "max_heap", "requested", "gave_up",
               "orders", "table", "p_portion", "pretending")
+
+
+def json_text(data: Any) -> str:
+    """The text of a saved quotient (what MisereQuotient.save writes)."""
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _bad(what: str) -> ValueError:
@@ -70,10 +80,10 @@ def checked_fields(data: Any) -> dict[str, Any]:
     of heaps' elements); associativity is :func:`check_associative`'s."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != 1:
         raise _bad(f"the format is not {FORMAT!r} version 1")
-    keys = set(data) - {"readable"}
+    keys = set(data) - {"readable", "whole"}
     if keys != set(_DATA_KEYS):
         raise _bad(f"the keys are {sorted(map(str, data))[:20]}, expected {sorted(_DATA_KEYS)}"
-                   " (and optionally readable)")
+                   " (and optionally whole, readable)")
     for k in ("game", "code"):
         if not isinstance(data[k], str) or len(data[k]) > 200 or not data[k].isprintable():
             raise _bad(f"{k} is not a short printable string")
@@ -93,6 +103,8 @@ def checked_fields(data: Any) -> dict[str, Any]:
             or sorted(set(p)) != p):
         raise _bad("p_portion is not a sorted list of distinct elements")
     _check_generated(mul, pre)
+    if "whole" in data and data["whole"] != whole_of(data["code"], pre, data["gave_up"]).to_json():
+        raise _bad("its 'whole' does not follow from its data by the periodicity theorem")
     return {"game": data["game"], "code": data["code"], "max_heap": n,
             "requested": data["requested"], "table": tuple(tuple(r) for r in data["table"]),
             "p_portion": tuple(p), "pretending": tuple(pre), "orders": tuple(data["orders"]),

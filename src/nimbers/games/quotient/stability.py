@@ -1,13 +1,11 @@
-"""What a computed quotient proves and what it only shows: stability as evidence, never as a
-claim.
+"""What a computed quotient proves and what it only shows.
 
 A search that reaches heap n proves Q_n, the quotient of the positions whose heaps have at
-most n tokens, and nothing about larger heaps.  That Q_n stopped growing over the last heap
-sizes, or that the pretending function repeats, is evidence that the quotient of the whole
-game may be Q_n, not a proof: a periodicity theorem for misère quotients (A. Siegel, "Misère
-games and misère quotients", Games of No Chance 5, MSRI Publ. 70, 2017, proves one) would
-close the whole game from a finite computation, but nimbers does not check its hypotheses,
-so it claims nothing beyond Q_n.
+most n tokens.  That Q_n stopped growing, or that the pretending function repeats, is by
+itself evidence only; what closes the quotient of the whole game is the periodicity theorem
+of Plambeck and Siegel, whose hypotheses :mod:`.whole` checks on the computed Q_n (then the
+evidence says so, with the period, pre-period and heap where it closed); otherwise nothing
+is claimed beyond Q_n.
 
 Also here: whether a quotient is tame, that is isomorphic (with its P-portion) to a quotient
 of misère Nim (Plambeck and Siegel, "Misère quotients for impartial games", JCTA 115
@@ -50,6 +48,8 @@ class Evidence:
     tame: bool
     gave_up: str | None
     longest: tuple[int, int] = (0, 0)
+    #: the whole game's quotient, proved or not, and why (:class:`.whole.WholeGame`)
+    whole: Any = None
 
     @property
     def unchanged_run(self) -> int:
@@ -82,9 +82,15 @@ class Evidence:
                         f"({last - first + 1} heap sizes)")
         if seen:
             out.append("observed only: " + "; ".join(seen))
-        out.append(f"claimed: nothing for heaps over {n} (no theorem applied here closes the "
-                   "quotient of the whole game)")
-        if self.gave_up:
+        if self.whole is not None and self.whole.proved:
+            w = self.whole
+            rogue = f"the last rogue heap is {w.last_rogue}" if w.last_rogue else "no rogue heap"
+            out.append(f"whole game, proved: {w.why}; for every n >= {w.preperiod}, heap n + "
+                       f"{w.period} is heap n's element ({rogue})")
+        else:
+            why = self.whole.why if self.whole is not None else "no theorem was applied"
+            out.append(f"claimed: nothing for heaps over {n} ({why})")
+        if self.gave_up and not (self.whole is not None and self.gave_up in self.whole.why):
             out.append(f"gave up: {self.gave_up}")
         return out
 
@@ -96,7 +102,7 @@ def evidence(q: Any) -> Evidence:
     words = q.heap_words()
     return Evidence(q.max_heap, q.order, min(start, q.max_heap) if q.max_heap else 0,
                     pretending_period(words), is_tame(q.table, q.p_portion), q.gave_up,
-                    _longest_run(q.orders))
+                    _longest_run(q.orders), q.whole)
 
 
 def _longest_run(orders: Any) -> tuple[int, int]:

@@ -39,6 +39,9 @@ def terminal_width(width: int | None = None) -> int:
 
 def _title(q: Any) -> str:
     name = q.code if q.game == q.code else f"{q.game} ({q.code})"
+    if q.whole.proved:
+        return (f"misère quotient of {name}, the whole game (closed at heap {q.max_heap}): "
+                f"order {q.order}, |P| = {len(q.p_portion)}")
     return (f"misère quotient of {name}, heaps <= {q.max_heap}: order {q.order}, "
             f"|P| = {len(q.p_portion)}")
 
@@ -66,7 +69,7 @@ def text_report(q: Any, width: int | None = None) -> list[str]:
     lines += wrap("generators: ", [f"{n} = heap {h}" for n, h in zip(names, pres.heaps)]
                   or ["none"], width, indent=2)
     lines += _p_lines(q.p_words(), width)
-    lines += pretending_lines(q.heap_words(), width)
+    lines += pretending_lines(q.heap_words(), width, q.whole)
     for line in evidence(q).lines():
         lines += wrap("", line.split(" "), width, sep="", indent=2)
     return lines
@@ -100,21 +103,32 @@ def _p_lines(words: Sequence[str], width: int) -> list[str]:
     return wrap(f"P-portion ({len(words)}): {{", items, width, sep="", indent=2)
 
 
-def pretending_lines(words: Sequence[str], width: int) -> list[str]:
+def pretending_lines(words: Sequence[str], width: int, whole: Any = None) -> list[str]:
     """The pretending function, heap n -> word, as rows of heap sizes (the label n+ the
     first of the row): rows as long as its period when one is seen (so repeats stand in
-    columns), else as many as fit; then where it repeats (observed only)."""
+    columns), else as many as fit; then where it repeats: proved for every heap when the
+    quotient is the whole game's (whole), else observed only."""
+    if whole is not None and whole.proved:
+        lines = pretending_rows(words, width, (whole.period, whole.preperiod), observed=False)
+        lines.append(f"  period {whole.period}, pre-period {whole.preperiod}: word(n + "
+                     f"{whole.period}) = word(n) for every n >= {whole.preperiod} (proved)")
+        return lines
+    return pretending_rows(words, width, pretending_period(words))
+
+
+def pretending_rows(words: Sequence[str], width: int, found: tuple[int, int] | None,
+                    observed: bool = True) -> list[str]:
+    """The rows of :func:`pretending_lines`, with the period found (observed) if any."""
     cell = max(len(w) for w in words)
     label = len(str(len(words) - 1)) + 2
     fit = max(1, (width - label - 2) // (cell + 1))
-    found = pretending_period(words)
     per_row = found[0] if found and 2 <= found[0] <= fit else min(10, fit) if fit >= 10 else fit
     lines = wrap("", f"pretending function (heap n+k -> word), rows of {per_row}:".split(" "),
                  width, sep="", indent=2)
     for s in range(0, len(words), per_row):
         row = " ".join(f"{w:<{cell}}" for w in words[s:s + per_row]).rstrip()
         lines.append(f"  {str(s) + '+':>{label}} {row}")
-    if found:
+    if found and observed:
         p, n0 = found
         lines.append(f"  repeats: word(n + {p}) = word(n) for {n0} <= n <= "
                      f"{len(words) - 1 - p} (observed)")
@@ -130,9 +144,14 @@ def tex_report(q: Any) -> str:
     gens = ", ".join(pres.names(tex=True)) or r"\;"
     body = (r" \mid " + r",\allowbreak\ ".join(rels)) if rels else ""
     words = [pres.word(e, tex=True) for e in q.pretending]
+    w = q.whole
+    name = r"\mathcal{Q}" if w.proved else rf"\mathcal{{Q}}_{{{n}}}"
+    claim = (f"the whole game's quotient (periodicity theorem, closed at heap {n})" if w.proved
+             else f"proved for heaps <= {n}, nothing claimed beyond")
     out = [f"% misère quotient of {q.game} ({q.code}) for heaps <= {n}: order {q.order}",
-           f"% written by nimbers; proved for heaps <= {n}, nothing claimed beyond",
-           rf"\noindent $\mathcal{{Q}}_{{{n}}} = \langle {gens}{body} \rangle$",
+           f"% written by nimbers; {claim}",
+           rf"\noindent ${name}(\mathbf{{{q.code}}}) = \langle {gens}{body} \rangle$"
+           if w.proved else rf"\noindent ${name} = \langle {gens}{body} \rangle$",
            r"\[ \mathcal{P} = \{" + ", ".join(
                pres.word(e, tex=True) for e in _p_sorted(q)) + r"\} \]",
            "Generators: " + ", ".join(f"${g}$ = heap {h}" for g, h in
@@ -142,7 +161,14 @@ def tex_report(q: Any) -> str:
     for s in range(0, len(words), 10):
         cells = [f"${w}$" for w in words[s:s + 10]] + [""] * (10 - len(words[s:s + 10]))
         out.append(f"{s} & " + " & ".join(cells) + r" \\")
-    out += [r"\end{tabular}", "", r"\begin{tabular}{r|" + "r" * min(15, max(1, n)) + "}"]
+    out.append(r"\end{tabular}")
+    if w.proved:
+        rogue = (f", the last rogue heap is {w.last_rogue}" if w.last_rogue else "")
+        out.append(rf"\par\noindent The pretending function has period {w.period} and "
+                   rf"pre-period {w.preperiod}: $\Phi(n + {w.period}) = \Phi(n)$ for all "
+                   rf"$n \ge {w.preperiod}${rogue} (periodicity theorem of Plambeck and Siegel; "
+                   rf"$|\mathcal{{Q}}| = {q.order}$, $|\mathcal{{P}}| = {len(q.p_portion)}$).")
+    out += ["", r"\begin{tabular}{r|" + "r" * min(15, max(1, n)) + "}"]
     for s in range(0, len(q.orders), 15):
         chunk = list(range(s + 1, min(s + 15, len(q.orders)) + 1))
         pad = [""] * (15 - len(chunk)) if s else [""] * (min(15, n) - len(chunk))

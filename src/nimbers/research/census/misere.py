@@ -12,7 +12,10 @@ where it stopped before the heap bound, why: the order of Q_n past the cap (prov
 certified by exact outcomes), a candidate past the working order (twice the cap) or a
 recalibration the search could not find within it (both with the order exact outcomes
 certify), or (a safety net only, never expected: TASK_SECONDS) the time.  Proved:
-Q_reached; nothing is claimed beyond it.
+Q_reached; and "whole": whether Q_reached is the quotient of the whole game by the
+periodicity theorem of Plambeck and Siegel (:mod:`nimbers.games.quotient.whole`: then the
+search stopped at the heap where it closed, and the row gives the period and pre-period of
+the pretending function), or why not.
 
 The classes are the census's (:mod:`.classes`: codes whose normal-play Grundy sequences agree
 once the dead heap sizes are dropped, named by their standard form).  Misère play can tell
@@ -35,7 +38,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ...files import append_jsonl, read_jsonl
 from ...games.heap import octal_game
@@ -44,7 +47,8 @@ from .classes import canonical, codes_up_to, dead_heaps, normalized, sequence_di
     standard_form, standard_key
 from .pool import as_done, executor
 
-__all__ = ["misere_census", "read_misere_rows", "solve_misere", "MISERE_TABLE",
+__all__ = ["misere_census", "read_misere_rows", "solve_misere", "check_rows", "recheck",
+           "MISERE_TABLE",
            "DEFAULT_MAX_HEAP", "DEFAULT_MAX_ORDER", "TASK_SECONDS"]
 
 MISERE_TABLE = "misere.jsonl"
@@ -103,10 +107,10 @@ def _check_bound(name: str, v: Any, least: int, most: int) -> None:
 
 
 def _covers(row: dict[str, Any], max_heap: int, max_order: int) -> bool:
-    """A row answers these bounds: the same order cap, a heap bound at least as large, and
-    not cut by the time."""
+    """A row answers these bounds: the same order cap, a heap bound at least as large, not
+    cut by the time, and made with the whole-game column (older rows are made again)."""
     return (row.get("max_order") == max_order and row.get("max_heap", 0) >= max_heap
-            and row.get("stopped") != "time")
+            and row.get("stopped") != "time" and "whole" in row)
 
 
 def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
@@ -157,8 +161,12 @@ def solve_misere(members: Sequence[str], max_heap: int, max_order: int,
             "orders": list(q.orders), "order": q.order, "p_size": len(q.p_portion),
             "generators": len(q.generators), "tame": ev.tame,
             "unchanged_from": ev.unchanged_from, "period": list(ev.period) if ev.period else None,
-            "stopped": _stopped(q.gave_up), "why": q.gave_up,
+            "stopped": _stopped(q.gave_up), "why": q.gave_up, "whole": q.whole.to_json(),
             "seconds": round(time.monotonic() - began, 3)}
+
+
+#: the kinds of stop a row may give (None: it reached the heap bound, or closed)
+STOPS = (None, "time", "order past the cap", "order cap", "recalibration", "other")
 
 
 def _stopped(gave_up: str | None) -> str | None:
@@ -182,14 +190,107 @@ def _stopped(gave_up: str | None) -> str | None:
 
 def read_misere_rows(directory: str) -> list[dict[str, Any]]:
     """The rows of DIR/misere.jsonl in file order (the last of a class counts); a torn last
-    line (a kill during its write) is dropped and cut from the file; any other bad line is
-    an error naming it."""
+    line (a kill during its write) is dropped and cut from the file; any other bad line, or
+    a row missing a field or holding one of the wrong kind (:func:`row_problem`), is an
+    error naming it."""
     path = os.path.join(directory, MISERE_TABLE)
     rows = read_jsonl(path, "row of the misère census", 1 << 30)
     for number, row in enumerate(rows, 1):
-        if not isinstance(row.get("code"), str):
-            raise ValueError(f"{path}, line {number}: not a row of the misère census")
+        problem = row_problem(row)
+        if problem:
+            raise ValueError(f"{path}, line {number}: not a row of the misère census "
+                             f"({problem})")
     return rows
+
+
+def _ints(v: Any) -> bool:
+    return isinstance(v, list) and all(_int(x) for x in v)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _text(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+#: every field of a row and what it must hold ("whole" may be missing in rows made before
+#: it: they are made again by a run, and refused by a check)
+ROW_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "code": lambda v: isinstance(v, str), "members": lambda v: isinstance(v, list) and bool(v)
+    and all(isinstance(c, str) for c in v), "dead_heaps": _int, "max_heap": _int,
+    "max_order": _int, "reached": _int, "orders": _ints, "order": _int, "p_size": _int,
+    "generators": _int, "tame": lambda v: isinstance(v, bool), "unchanged_from": _int,
+    "period": lambda v: v is None or (_ints(v) and len(v) == 2), "stopped": _text,
+    "why": _text, "seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)}
+_WHOLE_FIELDS: dict[str, Callable[[Any], bool]] = {"proved": lambda v: isinstance(v, bool), "why": lambda v: isinstance(v, str),
+                 "period": lambda v: v is None or _int(v), "preperiod": lambda v: v is None
+                 or _int(v), "closed_at": lambda v: v is None or _int(v)}
+
+
+def row_problem(row: Any) -> str | None:
+    """What is wrong with a row's shape (a missing field, one of the wrong kind, figures
+    that disagree with each other), or None."""
+    if not isinstance(row, dict):
+        return "not an object"
+    for name, ok in ROW_FIELDS.items():
+        if name not in row:
+            return f"no {name!r}"
+        if not ok(row[name]):
+            return f"{name!r} is {row[name]!r:.60}"
+    if "whole" in row:
+        w = row["whole"]
+        if not isinstance(w, dict) or set(w) != set(_WHOLE_FIELDS) or not all(
+                ok(w[k]) for k, ok in _WHOLE_FIELDS.items()):
+            return "'whole' is not an object of proved, why, period, preperiod, closed_at"
+    if row["stopped"] not in STOPS:
+        return f"'stopped' is {row['stopped']!r:.60}, not one of {sorted(map(str, STOPS))}"
+    if len(row["orders"]) != row["reached"] or row["reached"] > row["max_heap"]:
+        return "its orders are not one per heap up to reached, within the heap bound"
+    if row["orders"] and row["orders"][-1] != row["order"]:
+        return "its order is not the last of its orders"
+    if row["code"] not in row["members"]:
+        return "its code is not among its members"
+    return None
+
+
+def check_rows(rows: Sequence[dict[str, Any]]) -> None:
+    """ValueError unless the rows' members are the census's classes: each member of a row
+    has its code's normal-play sequence (dead heaps dropped) and no two rows share one
+    sequence, unless every row is a single code (``--each-code``)."""
+    if all(r["members"] == [r["code"]] for r in rows):
+        return
+    seen: dict[str, str] = {}
+    for r in rows:
+        digests = dict(survey(list(r["members"])))
+        for member, digest in digests.items():
+            if digest != digests[r["code"]]:
+                raise ValueError(f"the class {r['code']}: its member {member} has another "
+                                 "normal-play sequence")
+            if seen.setdefault(digest, r["code"]) != r["code"]:
+                raise ValueError(f"the classes {seen[digest]} and {r['code']} have one "
+                                 "normal-play sequence: they are one class")
+        if standard_form(r["members"]) != r["code"]:
+            raise ValueError(f"the class {r['code']}: its standard form is "
+                             f"{standard_form(r['members'])}")
+
+
+def recheck(row: dict[str, Any]) -> list[str]:
+    """The fields of a row that differ when it is computed again with its own bounds (a row
+    cut by the time is computed again to the heap it reached: all it claims is checked);
+    [] when none."""
+    timed = row["stopped"] == "time"
+    again = solve_misere(row["members"], row["reached"] if timed else row["max_heap"],
+                         row["max_order"])
+    if "whole" not in row:
+        return ["whole (the row was made before that column)"]
+    skip = {"seconds"} | ({"max_heap", "stopped", "why"} if timed else set())
+    bad = [k for k in again if k not in skip and k != "whole" and row.get(k) != again[k]]
+    keep = ("proved",) if timed else tuple(again["whole"])
+    if any(row["whole"].get(k) != again["whole"][k] for k in keep):
+        bad.append("whole")
+    return bad
 
 
 def _append(directory: str, row: dict[str, Any]) -> None:
