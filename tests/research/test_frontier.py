@@ -81,6 +81,13 @@ def test_a_run_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     assert frontier_run("0.6", 1000, tmp_path, progress=False, **SMALL).heap_sizes == 1 << 15
 
 
+def python_ctrl_c() -> None:
+    """In the child before it runs Python: SIGINT as a shell's foreground job has it, whatever
+    the suite inherited (nohup pytest & ignores it, and an ignored signal stays ignored
+    across exec: the child would never see its Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(folder: Path, run: str, past: int, sig: int) -> tuple[int, bytes, int]:
     """Runs `frontier_run(..., folder, ...)` (the arguments in run) in a child process and
     sends it sig once its checkpoint holds more than `past` values: its exit status, its
@@ -88,7 +95,7 @@ def _interrupted(folder: Path, run: str, past: int, sig: int) -> tuple[int, byte
     script = f"import sys; from nimbers.research.frontier import frontier_run; {run}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     proc = subprocess.Popen([sys.executable, "-c", script, str(folder)], env=env,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=python_ctrl_c)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:

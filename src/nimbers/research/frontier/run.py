@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -44,17 +45,20 @@ from ...files import open_own
 from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
-from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of, records,
-                                 sparse_space)
-from ..certificate import ValueHasher
+from ...games.heap.values import HeapValues
+from ...games.heap.stats import best_mask, sparse_space
 from ..rundir import RunDirectory, read_json
 from . import store
+from .account import Account
 from .proof import PeriodWatch
+from .stop import Interrupts
 from .summary import FrontierStats
 
 __all__ = ["FrontierStats", "frontier_run", "frontier_stats", "frontier_values"]
 
 _READ = 1 << 22  # values per piece when a file is read back
+#: seconds between progress lines at most, when output goes to a file (nohup ... 2> log)
+LOG_EVERY = 10.0
 _OWN = {*store.VALUES.values(), store.CHECKPOINT, store.STATS, store.PROOF, store.RARE,
         store.RECORDS, "values.bin.wide"}
 
@@ -79,56 +83,6 @@ def _game(game: HeapGame | str) -> HeapGame:
     return game
 
 
-class _Values:
-    """The running account of the values: checksum, largest, records, P-positions, the
-    counts behind the mask and the rare heap sizes under the mask in use."""
-
-    def __init__(self, space: SparseSpace) -> None:
-        self.space = space
-        self.sha = hashlib.sha256()
-        self.chain = ValueHasher()      # the width-free digests of each 2^k values
-        self.largest, self.largest_at, self.p_positions = 0, 0, 0
-        self.records: list[tuple[int, int]] = []
-        self.counts = np.zeros(2, dtype=np.int64)  # of 2 g + (n mod 2), heap 0 included
-        self.rare_n: list[np.ndarray] = []
-        self.rare_g: list[np.ndarray] = []
-        self.nrare = 0
-
-    def add(self, values: np.ndarray, start: int, width: int, emask: int) -> None:
-        """Accounts for g(start .. start + len - 1), in order."""
-        if not len(values):
-            return
-        self.sha.update(values.astype(f"<u{width}", copy=False).tobytes())
-        self.chain.update(values)
-        top = int(values.max())
-        if top > self.largest or start == 0:
-            where, value = records(values)  # the chunk's own records, then past the largest
-            new = where if start == 0 else where[value > self.largest]
-            self.records += [(start + int(i), int(values[i])) for i in new]
-            self.largest, self.largest_at = top, start + int(np.argmax(values))
-        self.p_positions += int(np.count_nonzero(values == 0))
-        counts = extended_counts(values, start, len(self.counts))
-        if len(counts) > len(self.counts):
-            self.counts = np.pad(self.counts, (0, len(counts) - len(self.counts)))
-        self.counts[: len(counts)] += counts
-        if emask:
-            self.add_rare(values, start, emask)
-
-    def add_rare(self, values: np.ndarray, start: int, emask: int) -> None:
-        rare = rare_mask_of(values, self.space, start, emask)
-        where = np.flatnonzero(rare)
-        if len(where):
-            self.rare_n.append(where.astype(np.int64) + start)
-            self.rare_g.append(values[where].astype(np.int64))
-            self.nrare += len(where)
-
-    def clear_rare(self) -> None:
-        self.rare_n, self.rare_g, self.nrare = [], [], 0
-
-    def last_rare(self) -> int:
-        return int(self.rare_n[-1][-1]) if self.rare_n else 0
-
-
 class _Run:
     """One directory's run: the engine, the values file, the account and the proof."""
 
@@ -141,28 +95,44 @@ class _Run:
         self.space = space
         self.engine = _core.frontier_new(game.rules, threads, head, window)
         self.count, self.width, self.emask = 0, 1, 0
-        self.account = _Values(self.space)
+        self.account = Account(self.space)
         self.watch = PeriodWatch(game.rules, game.kind)
         self.proof: dict[str, Any] | None = None
         self.next_mask_check = 0
         self.seconds = 0.0
         self.fd = -1
+        self.stop = Interrupts()
+        #: the checkpoint resumed from
+        self.resumed: dict[str, Any] | None = None
 
     # -- the values file --
-    def open(self) -> None:
+    def open(self) -> str | None:
+        """Opens the values file (and the checkpoint, whose values :meth:`load` checks).  Returns
+        what a person should hear: "resuming from N heap sizes", "no checkpoint: starting
+        over" (values without a checkpoint, in a directory whose manifest says it is a run
+        of this tool: killed before its first checkpoint), or None for a new run."""
         data = store.read_checkpoint(self.folder)
         keep = None if data is None else store.values_name(data["width"])
+        dropped = False
         for name in store.VALUES.values():  # a widening interrupted before its checkpoint
             if name != keep and (self.folder / name).exists():
+                dropped = dropped or (self.folder / name).stat().st_size > 0
                 (self.folder / name).unlink()
         if data is None:
             self.fd = open_own(self.folder / store.values_name(1),
                                os.O_RDWR | os.O_CREAT | os.O_TRUNC)
-            return
+            return "no checkpoint: starting over" if dropped else None
+        self.resumed = data
         self._check_identity(data)
         self.width, self.seconds = data["width"], float(data["seconds"])
+        self.fd = open_own(self.folder / store.values_name(self.width), os.O_RDWR)
+        return f"resuming from {data['count']:,} heap sizes"
+
+    def load(self) -> None:
+        """Checks the values of the checkpoint opened (see :mod:`.store`) and takes them in."""
+        data = self.resumed
+        assert data is not None
         path = self.folder / store.values_name(self.width)
-        self.fd = open_own(path, os.O_RDWR)
         count = data["count"]
         if os.fstat(self.fd).st_size < count * self.width:
             raise ValueError(f"{path}: shorter than its checkpoint's {count} values")
@@ -235,11 +205,12 @@ class _Run:
         return np.memmap(path, dtype=f"<u{self.width}", mode="r", shape=(self.count,))
 
     # -- the engine --
-    def start(self, until: int, stop_at_proof: bool) -> None:
+    def start(self, until: int, stop_at_proof: bool, bar: Progress) -> None:
         """A new run: the head by the ordinary engine (in steps where a period may be proven
-        on the way, so a run stops at the least heap count that proves it), then the mask."""
+        on the way, so a run stops at the least heap count that proves it), then the mask
+        and a checkpoint (after Ctrl-C too, of the values made so far)."""
         began = time.monotonic()
-        values = self._head(min(until, self.head), stop_at_proof)
+        values, interrupted = self._head(min(until, self.head), stop_at_proof, bar)
         if len(values) and int(values.max()) > 65535:
             raise ValueError(f"{self.game.name}: values past 65535 are beyond the frontier mode")
         values = values.astype(np.uint16)
@@ -248,19 +219,29 @@ class _Run:
         _core.frontier_feed(self.engine, values)
         self._set_mask(best_mask(self.account.counts, self.space)[0])
         self.seconds += time.monotonic() - began
-        if self.watch.applies:
+        if self.watch.applies and not interrupted:
             self._check_period()
+        self.checkpoint()
+        if interrupted:
+            raise KeyboardInterrupt
 
-    def _head(self, first: int, stop_at_proof: bool) -> np.ndarray:
-        game = HeapGame(self.game.name, self.game.rules, self.game.kind, self.game.code)
-        if not (self.watch.applies and stop_at_proof):
-            return game.nim_values(first, progress=False)
-        n = min(first, 1 << 12)
-        while True:
-            values = game.nim_values(n, progress=False)
-            if n >= first or self.watch.check(values) is not None:
-                return values
-            n = min(first, max(self.watch.next, n + 1))
+    def _head(self, first: int, stop_at_proof: bool, bar: Progress) -> tuple[np.ndarray, bool]:
+        """The first values, and whether Ctrl-C stopped them short (the values made so far
+        are kept)."""
+        store_ = HeapValues(self.game.name, self.game.rules, self.game.kind)
+        stepping = self.watch.applies and stop_at_proof
+        n = min(first, 1 << 12) if stepping else first
+        bar.update(store_.known)  # g(0), which the store starts with
+        try:
+            while True:
+                with self.stop.engine():
+                    store_.compute(n, None, bar=bar)
+                values = store_.g[:store_.known]
+                if n >= first or not stepping or self.watch.check(values) is not None:
+                    return values, False
+                n = min(first, max(self.watch.next, n + 1))
+        except KeyboardInterrupt:
+            return store_.g[:store_.known], True
 
     def _set_mask(self, emask: int) -> None:
         """Uses emask from now on: the engine's rare list and the account's rebuilt."""
@@ -303,37 +284,41 @@ class _Run:
         return (f"{self.game.name}: period {self.proof['period']} from heap "
                 f"{self.proof['preperiod']}, proven from g(0..{self.proof['bound'] - 1})")
 
-    def extend(self, until: int, interval: float, progress: ProgressOption,
-               stop_at_proof: bool) -> None:
+    def extend(self, until: int, interval: float, bar: Progress, stop_at_proof: bool) -> None:
+        """Steps of the engine to until (or to a proof); a checkpoint every interval seconds,
+        at the end, and at Ctrl-C before KeyboardInterrupt (:mod:`.stop`)."""
         out = np.empty(self.window, dtype=np.uint16)
         step = 1 << 12
         last_save = time.monotonic()
-        with Progress(until, f"{self.game.name} frontier", enabled=progress,
-                      min_total=1 << 20, log_every=min(interval, 60.0), unit="heap sizes",
-                      start=self.count) as bar:
-            while self.count < until and not (self.proof is not None and stop_at_proof):
-                limit = min(until, self.watch.stop_at(self.count) or until)
-                began = time.monotonic()
-                made, stopped = _core.frontier_step(self.engine, out,
-                                                    min(step, limit - self.count))
-                self._append(out[:made])
-                took = time.monotonic() - began
-                self.seconds += took
-                bar.update(made)
-                if stopped:
-                    self.checkpoint()
-                    raise KeyboardInterrupt
-                self._check_memory()
-                self._maybe_new_mask(False)
-                if self.watch.due(self.count):
-                    self._check_period()
-                step = max(1 << 10, min(self.window, int(step * 2 if took < 0.25 else
-                                                         step // 2 if took > 1 else step)))
-                if time.monotonic() - last_save >= interval:
-                    self.checkpoint()
-                    self.dir.log(f"{self.game.name}: {bar.status()}")
-                    last_save = time.monotonic()
+        while self.count < until and not (self.proof is not None and stop_at_proof):
+            limit = min(until, self.watch.stop_at(self.count) or until)
+            began = time.monotonic()
+            try:
+                with self.stop.engine():
+                    made, stopped = _core.frontier_step(self.engine, out,
+                                                        min(step, limit - self.count))
+            except KeyboardInterrupt:  # just before or after the step: its values are dropped
+                made, stopped = 0, True
+            self._append(out[:made])
+            took = time.monotonic() - began
+            self.seconds += took
+            bar.update(made)
+            if stopped or self.stop.asked:
+                self.stop.asked = True
+                break
+            self._check_memory()
+            self._maybe_new_mask(False)
+            if self.watch.due(self.count):
+                self._check_period()
+            step = max(1 << 10, min(self.window, int(step * 2 if took < 0.25 else
+                                                     step // 2 if took > 1 else step)))
+            if time.monotonic() - last_save >= interval:
+                self.checkpoint()
+                self.dir.log(f"{self.game.name}: {bar.status()}")
+                last_save = time.monotonic()
         self.checkpoint()
+        if self.stop.asked:
+            raise KeyboardInterrupt
 
     # -- checkpoints and statistics --
     def stats(self) -> FrontierStats:
@@ -461,30 +446,68 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
     game = _game(game)
     until, threads, interval, head, window = _checked(until, threads, interval, head, window)
     directory = RunDirectory(checkpoint, "frontier", _OWN)
-    directory.claim(fresh, state=store.CHECKPOINT)  # held by this process until the end
+    claimed = False
     try:
-        directory.record_session({"game": game.name, "code": game.code, "until": until,
-                                  "threads": threads, "head": head, "window": window,
-                                  "stop_at_proof": stop_at_proof})
-        return _run(_Run(game, directory, threads, head, window), until, interval, progress,
-                    stop_at_proof)
-    finally:
-        directory.unlock()
+        directory.claim(fresh, state=store.CHECKPOINT)  # held by this process until the end
+        claimed = True
+        try:
+            directory.record_session({"game": game.name, "code": game.code, "until": until,
+                                      "threads": threads, "head": head, "window": window,
+                                      "stop_at_proof": stop_at_proof})
+            return _run(_Run(game, directory, threads, head, window), until, interval,
+                        progress, stop_at_proof)
+        finally:
+            directory.unlock()
+    except KeyboardInterrupt:
+        _say(game, progress, _where_it_stopped(directory.folder),
+             directory if claimed else None)
+        raise
 
 
 def _run(run: _Run, until: int, interval: float, progress: ProgressOption,
          stop_at_proof: bool) -> FrontierStats:
     try:
-        run.open()
-        if run.count == 0:
-            run.start(until, stop_at_proof)
-        run.extend(until, interval, progress, stop_at_proof)
-        stats = run.stats()
-        run.dir.log(f"{run.game.name}: done, {stats.heap_sizes:,} heap sizes"
-                    + ("" if stats.period is None else "; " + run._proof_line()))
-        return stats
+        with run.stop:
+            with run.stop.engine():  # the checks: Ctrl-C stops them, the checkpoint as it was
+                news = run.open()
+                if news is not None:
+                    _say(run.game, progress, news, run.dir)
+                if run.resumed is not None:
+                    run.load()
+            with Progress(until, f"{run.game.name} frontier", enabled=progress,
+                          min_total=1 << 20, log_every=min(interval, LOG_EVERY),
+                          unit="heap sizes", start=run.count) as bar:
+                if run.count == 0:
+                    run.start(until, stop_at_proof, bar)
+                run.extend(until, interval, bar, stop_at_proof)
     finally:
         run.close()
+    stats = run.stats()
+    run.dir.log(f"{run.game.name}: done, {stats.heap_sizes:,} heap sizes"
+                + ("" if stats.period is None else "; " + run._proof_line()))
+    return stats
+
+
+def _where_it_stopped(folder: Path) -> str:
+    """What a run stopped by Ctrl-C leaves, as its checkpoint on disk says."""
+    try:
+        data = store.read_checkpoint(folder)
+    except ValueError:
+        data = None
+    if data is None:
+        return "stopped before its first checkpoint; the same command starts over"
+    return f"checkpointed at {data['count']:,} heap sizes; run the same command to go on"
+
+
+def _say(game: HeapGame, progress: ProgressOption, line: str,
+         directory: RunDirectory | None) -> None:
+    """A line for the person running: on standard error (unless progress is False) and in
+    the run's progress.log (when the run holds its directory)."""
+    if progress is not False:
+        sys.stderr.write(f"{game.name}: {line}\n")
+        sys.stderr.flush()
+    if directory is not None:
+        directory.log(f"{game.name}: {line}")
 
 
 def frontier_stats(checkpoint: str | os.PathLike[str]) -> FrontierStats:
