@@ -78,8 +78,8 @@ def test_thinning_class_goes_on_to_the_frontier_and_a_dense_one_stops(small_caps
     assert depth.rare_count(memory, depth.mask_of_values(memory, depth._rules("0.146")),
                             depth._rules("0.146")) == thin["rare_count"]
     assert check_row(dense, 60.0, True)["error"] is None
-    dense["cap"] = 1 << 17
-    assert "caps it at 65536" in check_row(dense, 60.0, True)["error"]
+    dense["cap"] = 1 << 15
+    assert "caps it at 65536, not 32768" in check_row(dense, 60.0, True)["error"]
 
 
 def test_an_earlier_rules_cap_is_deepened():
@@ -102,3 +102,21 @@ def test_czajkas_dense_games_at_2_17(line):
             row["rare_count"], row["last_rare"]) == (int(n), int(largest_at), int(largest),
                                                      mask, int(rare), int(last))
     assert row["cap"] is None and row["engine"] == "memory"   # dense there, judged deeper
+
+
+def test_a_row_of_the_earlier_rule_is_checked_by_that_rule():
+    """results/census keeps the rows the earlier rule capped at 2^17 (census.jsonl is
+    append-only): verify checks such a row by the rule that made it, and refuses the cap on a
+    row that rule would not have capped."""
+    import json
+
+    lines = (Path(__file__).resolve().parents[2] / "results" / "census" / "census.jsonl") \
+        .read_text().splitlines()
+    row = next(r for r in map(json.loads, lines) if r["code"] == "0.146" and r["cap"])
+    assert (row["depth"], row["cap"]) == depth.EARLIER_RULE
+    assert check_row(row, 60.0, True)["error"] is None
+    g = octal_game("0.146").nim_values(1 << 17, progress=False)
+    assert depth.earlier_cap(g, depth._rules("0.146")) == 1 << 17
+    assert depth.cap_for(g, depth._rules("0.146"), 1 << 16) is None      # this rule: open
+    kayles = octal_game("0.77").nim_values(1 << 17, progress=False)
+    assert depth.earlier_cap(kayles, depth._rules("0.77")) is None

@@ -51,7 +51,7 @@ from ..frontier import frontier_run, frontier_values
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
            "apparent_of", "pieces", "p_positions", "mask_of_values", "rare_count", "last_rare",
            "is_dense",
-           "rare_share", "judged_at", "cap_holds", "cap_for",
+           "rare_share", "judged_at", "cap_holds", "cap_for", "earlier_cap", "EARLIER_RULE",
            "guy_smith_bound", "member_depth", "MEMBER_DEPTH", "FRONTIER_FROM", "DENSE_FROM",
            "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND"]
 
@@ -67,6 +67,8 @@ DENSE_SHARE = 16
 #: bytes a value: 2^24 values are 32 MiB); the frontier engine's cost grows with the rare heap
 #: sizes, so a dense code gains nothing there.  The census's levels reach it (2^12 times 4^4).
 DENSE_DEPTH = FRONTIER_FROM
+#: (depth, cap) of the rows the earlier rule capped (:func:`earlier_cap`)
+EARLIER_RULE = (1 << 16, 1 << 17)
 #: the members of a class whose standard form is open are compared up to this depth (the
 #: standard form alone goes deeper; a proven one takes its members to their proofs)
 MEMBER_DEPTH = FRONTIER_FROM
@@ -215,6 +217,18 @@ def cap_for(g: np.ndarray, rules: tuple[int, ...], depth: int) -> int | None:
         return None
     points = judged_at(depth) if depth > FRONTIER_FROM else [depth] * (depth == DENSE_DEPTH)
     return next((n for n in points if n <= len(g) and is_dense(g[:n], rules)), None)
+
+
+def earlier_cap(g: np.ndarray, rules: tuple[int, ...]) -> int | None:
+    """The cap of the rule censuses used before this one (rows at depth 2^16 capped at 2^17,
+    still in tables not yet deepened): all of g(0..2^16-1) judged once, more than 1/16 of it
+    rare under its best mask capping the code at 2^17.  Kept so that such a row is checked by
+    the rule that made it."""
+    head = g[:EARLIER_RULE[0]]
+    if not _splits(rules) or len(head) < EARLIER_RULE[0]:
+        return None
+    dense = rare_count(head, mask_of_values(head, rules), rules) * DENSE_SHARE > len(head)
+    return EARLIER_RULE[1] if dense else None
 
 
 def judged_at(depth: int) -> list[int]:

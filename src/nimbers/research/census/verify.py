@@ -43,8 +43,9 @@ from ...games.heap.stats import rare_mask_of, sparse_space
 from ..frontier import frontier_run, frontier_values
 from .classes import canonical, dead_heaps, normalized, standard_form
 from .compute import FIRST_LEVEL, first_difference
-from .depth import (DENSE_DEPTH, EXTEND, FRONTIER_HEAD, apparent_of, cap_for, digests,
-                    engine_for, mask_of_values, member_depth, pieces, proof_of)
+from .depth import (DENSE_DEPTH, EARLIER_RULE, EXTEND, FRONTIER_HEAD, apparent_of, cap_for,
+                    digests, earlier_cap, engine_for, mask_of_values, member_depth, pieces,
+                    proof_of)
 from .pool import as_done, executor
 from .run import RUNS, ProgressLog
 from .schema import malformed
@@ -398,9 +399,10 @@ def _check_open(row: dict[str, Any], code: str, g: np.ndarray) -> None:
     _require(row["apparent_period"] == (None if seen is None else seen[0]),
              f"the apparent period is {None if seen is None else seen[0]}")
     depth, reached = row["depth"], row["reached"]
-    cap = cap_for(g, _rules(code), depth)
-    _require(row["cap"] == cap and (cap is None or reached == cap),
-             f"the rule of census.depth caps it at {cap}, not {row['cap']}")
+    earlier = (depth, row["cap"]) == EARLIER_RULE    # a row of a census not yet deepened
+    cap = earlier_cap(g, _rules(code)) if earlier else cap_for(g, _rules(code), depth)
+    _require(row["cap"] == cap, f"the rule of census.depth caps it at {cap}, not {row['cap']}")
+    _require(cap is None or reached == cap, f"reached {reached}, not its cap {cap}")
     if cap is not None:
         _require(row["engine"] == "dense", "a cap on another engine than 'dense'")
     else:
