@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Deepens, on a lent many-core machine, the census classes results/census still holds capped
+# by the earlier dense rule (34 classes at 2^17; issue 48), every core a worker, for at most
+# SECONDS seconds; what it made comes back under $OUT.  Run from the repository root:
+#
+#     bash tools/device_census_depth.sh [UNTIL] [SECONDS]      # default 2^20 and 480
+#
+# 1. builds the C core in place (a setuptools wheel in .whl/ is used for the build when the
+#    machine's setuptools is older than pyproject.toml needs);
+# 2. makes the census directory from results/census (tools/census_depth_work.py), or from
+#    $DEPTH_ROWS, the census.jsonl an earlier run of this script brought back (a class whose
+#    level was not done when the time ran out does that level again);
+# 3. nimbers census deepen DIR --until UNTIL --codes capped.txt --workers $(nproc), stopped
+#    by SIGINT after SECONDS (the rows done stay: census.jsonl is append-only);
+# 4. $OUT/census.jsonl, progress.log, report.txt, runs.tar.gz (each frontier run's stats,
+#    rare and record lists; not its values) and build.log.
+# Publish here afterwards: python tools/census_depth_work.py W --rows OUT/census.jsonl, then
+# unpack runs.tar.gz into W/census/runs and run python tools/results.py census --export-only
+# --work W.  A class dense at 2^20 costs the plain scan n^2/2 per member (about 90 s for each
+# of 8 members of .604 or 4.026 on one core of the project's machine), so 2^20 for all 34
+# needs about 13 minutes of the slowest class: run twice with DEPTH_ROWS the second time.
+set -uo pipefail
+UNTIL=${1:-2^20}
+SECONDS_LEFT=${2:-480}
+OUT=${OUT:-$PWD/depth_out}
+PY=${PYTHON:-python3}
+WORKERS=$(nproc)
+WORK=${WORK:-/tmp/census_depth}
+export PYTHONUNBUFFERED=1
+mkdir -p "$OUT"
+
+build_path=""
+for wheel in .whl/setuptools-*.whl; do
+    [ -e "$wheel" ] || continue
+    mkdir -p /tmp/setuptools_site && $PY -m zipfile -e "$wheel" /tmp/setuptools_site
+    build_path=/tmp/setuptools_site
+done
+if ! PYTHONPATH=$build_path $PY setup.py build_ext --inplace -j "$WORKERS" >"$OUT/build.log" 2>&1; then
+    echo "device_census_depth: the build failed (the end of $OUT/build.log):"; tail -5 "$OUT/build.log"
+    exit 2
+fi
+export PYTHONPATH=$PWD/src
+
+rows=()
+[ -n "${DEPTH_ROWS:-}" ] && rows=(--rows "$DEPTH_ROWS")
+$PY tools/census_depth_work.py "$WORK" "${rows[@]}" --codes "$WORK/capped.txt" || exit 2
+
+echo "deepening $(wc -l <"$WORK/capped.txt") classes to $UNTIL on $WORKERS workers for at most $SECONDS_LEFT s"
+timeout -s INT -k 30 "$SECONDS_LEFT" $PY -m nimbers census deepen "$WORK/census" --until "$UNTIL" \
+    --codes "$WORK/capped.txt" --workers "$WORKERS" 2>&1 | tail -40
+echo "deepen ended with status ${PIPESTATUS[0]} (124 or 130: the time ran out)"
+
+cp "$WORK/census/census.jsonl" "$OUT/"
+cp "$WORK/census/progress.log" "$OUT/" 2>/dev/null
+$PY -m nimbers census report "$WORK/census" >"$OUT/report.txt" 2>&1
+(cd "$WORK/census" && ls runs/*/stats.json >/dev/null 2>&1 &&
+    tar czf "$OUT/runs.tar.gz" runs/*/stats.json runs/*/rare.csv runs/*/records.csv)
+ls -l "$OUT"
