@@ -33,6 +33,8 @@ def canonical(command: str) -> str:
 #: family that leaves the docs must leave this list)
 SKIPPED = {
     "nimbers heap grundy --frontier": "a frontier run of hours",
+    "nimbers heap 0.6 --frontier": "a frontier run of seconds on every core (tests/research run "
+                                   "frontier runs)",
     "nimbers census": "a census runs minutes to hours on every core (and the commands after it "
                       "read its directory, or need a dask cluster)",
     "nimbers serve": "starts a server (and with --open a browser)",

@@ -37,3 +37,27 @@ def test_a_self_interrupting_test_passes_with_sigint_ignored():
         cwd=TESTS.parent, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert done.stdout.startswith(".")  # one test, passed
+
+
+def test_every_slow_test_named_exists_and_the_marker_is_registered(request):
+    """tests/conftest.py's SLOW (the tests python -m pytest -m "not slow" leaves out) names
+    test functions that exist, so that a renamed test is not silently run in the quick set."""
+    import ast
+
+    from conftest import SLOW
+    root = TESTS.parent
+    for entry in SLOW:
+        path, _, name = entry.partition("::")
+        tree = ast.parse((root / path).read_text(encoding="utf-8"))
+        assert name in {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}, entry
+    assert any(m.startswith("slow:") for m in request.config.getini("markers"))
+
+
+def test_the_quick_set_leaves_the_slow_tests_out():
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider",
+         "--collect-only", "-m", "not slow", str(TESTS / "research" / "test_frontier.py")],
+        capture_output=True, text=True, timeout=240, cwd=TESTS.parent,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "test_ctrl_c_then_resume" not in done.stdout and "deselected" in done.stdout
