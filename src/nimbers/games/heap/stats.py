@@ -35,7 +35,7 @@ import numpy as np
 from ... import _core
 
 __all__ = ["HeapStats", "heap_stats", "SparseSpace", "sparse_space", "best_mask",
-           "mask_name", "rare_mask_of", "records"]
+           "mask_name", "read_mask_name", "rare_mask_of", "records"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,25 @@ def mask_name(emask: int) -> str:
     ('1e', '1+pos')
     """
     return f"{emask >> 1:x}" + ("+pos" if emask & 1 else "")
+
+
+def read_mask_name(name: str) -> int:
+    """The mask over e that mask_name writes as name ("1e", "1+pos"): the one reader of the
+    tables' spelling, for every file that keeps a mask.
+
+    >>> read_mask_name("1e"), read_mask_name("1+pos")
+    (60, 3)
+
+    Raises
+    ------
+    ValueError
+        Anything but lower-case hex digits (at most 8), with "+pos" or not.
+    """
+    digits, plus, rest = name.partition("+")
+    if (plus and rest != "pos") or not digits or len(digits) > 8 or \
+            any(c not in "0123456789abcdef" for c in digits):
+        raise ValueError(f"not a mask: {name[:20]!r}")
+    return int(digits, 16) << 1 | bool(plus)
 
 
 def best_mask(counts: np.ndarray, space: SparseSpace) -> tuple[int, int]:

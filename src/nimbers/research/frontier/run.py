@@ -46,7 +46,7 @@ from ..._progress import Progress, ProgressOption
 from ...games.catalogue import heap_game
 from ...games.heap import HeapGame
 from ...games.heap.values import HeapValues
-from ...games.heap.stats import best_mask, sparse_space
+from ...games.heap.stats import best_mask, mask_name, read_mask_name, sparse_space
 from ..rundir import RunDirectory, read_json
 from . import store
 from .account import Account
@@ -151,7 +151,7 @@ class _Run:
             raise ValueError(f"{path}: the values do not match the checkpoint's SHA-256")
         if any(self.account.chain.chain.get(k) != v for k, v in data.get("chain", {}).items()):
             raise ValueError(f"{path}: the values do not match the checkpoint's chain")
-        self._set_mask(data["mask"] << 1 | int(data["parity"]))
+        self._set_mask(read_mask_name(data["mask"]))
         if self.watch.applies:
             self._check_period()
 
@@ -347,8 +347,8 @@ class _Run:
         store.write_checkpoint(self.folder, {
             "game": self.game.name, "code": self.game.code,
             "rules": None if self.game.rules is None else list(self.game.rules),
-            "count": self.count, "width": self.width, "mask": self.emask >> 1,
-            "parity": bool(self.emask & 1), "sha256": stats.sha256, "seconds": self.seconds,
+            "count": self.count, "width": self.width, "mask": mask_name(self.emask),
+            "sha256": stats.sha256, "seconds": self.seconds,
             "chain": stats.chain})
 
     def close(self) -> None:

@@ -28,12 +28,13 @@ import numpy as np
 
 from ...files import write_atomically
 from ...games.heap import HeapGame
+from ...games.heap.stats import mask_name, read_mask_name
 from ..rundir import read_json
 
 __all__ = ["FORMAT", "CHECKPOINT", "STATS", "PROOF", "VALUES", "values_name", "seal",
            "read_checkpoint", "write_checkpoint", "check_values"]
 
-FORMAT = "nimbers-frontier/2"
+FORMAT = "nimbers-frontier/3"
 CHECKPOINT, STATS, PROOF = "checkpoint.json", "stats.json", "proof.json"
 VALUES = {1: "values.bin", 2: "values16.bin"}
 RARE, RECORDS = "rare.csv", "records.csv"
@@ -55,7 +56,7 @@ def seal(fields: dict[str, Any]) -> str:
 
 
 _TYPES: dict[str, Any] = {"format": str, "game": str, "code": str, "count": int, "width": int,
-                          "mask": int, "parity": bool, "sha256": str, "seconds": (int, float)}
+                          "mask": str, "sha256": str, "seconds": (int, float)}
 
 
 def _field_problem(data: dict[str, Any]) -> str | None:
@@ -74,7 +75,11 @@ def _field_problem(data: dict[str, Any]) -> str | None:
         return f"its count {data['count']} is out of range"
     if data["width"] not in VALUES:
         return f"its width {data['width']} is not 1 or 2"
-    if not 0 <= data["mask"] < 1 << 16:
+    try:
+        emask = read_mask_name(data["mask"])
+    except ValueError as exc:
+        return f"its mask: {exc}"
+    if emask >= 1 << 17:
         return f"its mask {data['mask']} is out of range"
     if len(data["sha256"]) != 64 or any(c not in "0123456789abcdef" for c in data["sha256"]):
         return "its sha256 is not a SHA-256"
@@ -92,10 +97,16 @@ _POWERS = {str(1 << k) for k in range(64)}
 
 
 def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
-    """A checkpoint of format 1 (the mask and the parity in one number) in format 2's fields."""
-    if data.get("format") == "nimbers-frontier/1" and isinstance(data.get("mask"), int):
-        data = {**data, "format": FORMAT, "mask": data["mask"] >> 1,
-                "parity": bool(data["mask"] & 1)}
+    """A checkpoint of an earlier format in this one's fields: the mask as the tables and
+    stats.json write it ("1fe", "1+pos"), where format 1 kept the mask over e as one number and
+    format 2 the value mask and the parity as two."""
+    mask, parity = data.get("mask"), data.get("parity")
+    if data.get("format") == "nimbers-frontier/1" and type(mask) is int and mask >= 0:
+        data = {**data, "format": FORMAT, "mask": mask_name(mask)}
+    elif data.get("format") == "nimbers-frontier/2" and type(mask) is int and mask >= 0 \
+            and isinstance(parity, bool):
+        data = {k: v for k, v in data.items() if k != "parity"}
+        data.update(format=FORMAT, mask=mask_name(mask << 1 | parity))
     return data
 
 
@@ -115,7 +126,7 @@ def read_checkpoint(folder: Path) -> dict[str, Any] | None:
     if not isinstance(data, dict) or "seal" not in data:
         raise ValueError(f"{path}: not a readable frontier checkpoint")
     given = data.pop("seal")
-    if data.get("format") not in (FORMAT, "nimbers-frontier/1"):
+    if data.get("format") not in (FORMAT, "nimbers-frontier/1", "nimbers-frontier/2"):
         raise ValueError(f"{path}: not a {FORMAT} checkpoint")
     if given != seal(data):
         raise ValueError(f"{path}: the checkpoint is corrupted (its seal does not match)")

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...games.heap.stats import mask_name
+from ...games.heap.stats import mask_name, read_mask_name
 
 __all__ = ["FrontierStats"]
 
@@ -144,8 +144,8 @@ class FrontierStats:
 
 def _read_mask(name: str, where: str) -> dict[str, Any]:
     """The mask and parity of a mask written as the tables write it ("1fe", "1+pos")."""
-    digits, plus, rest = name.partition("+")
-    if (plus and rest != "pos") or not digits or len(digits) > 8 or \
-            any(c not in "0123456789abcdef" for c in digits):
-        raise ValueError(f"{where}: not a mask: {name[:20]!r}")
-    return {"mask": int(digits, 16), "parity": bool(plus)}
+    try:
+        emask = read_mask_name(name)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    return {"mask": emask >> 1, "parity": bool(emask & 1)}
