@@ -131,11 +131,13 @@ def test_a_setting_of_seconds_keyword_then_environment_then_default(monkeypatch)
 
 
 def test_no_other_module_reads_seconds_itself():
-    # the seconds readers issue 48 found (the command line's, the cluster's) are the
-    # limits' one reader now
-    import inspect
-
-    from nimbers.cli import options
-    from nimbers.research.census import cluster
-    assert "parse_seconds" in inspect.getsource(options.seconds_type)
-    assert "float(" not in inspect.getsource(cluster)
+    # the seconds readers issue 48 found (the command line's, the cluster's) and the
+    # keywords' checks (a census's and a frontier run's interval, verify's budget) are the
+    # limits' one reader now: no other module words a refusal of seconds itself
+    import pathlib
+    import re
+    package = pathlib.Path(_limits.__file__).parent
+    for path in package.rglob("*.py"):
+        if path.name != "_limits.py":
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"raise \w+\(f?\"[^\"]*number of seconds", text), path

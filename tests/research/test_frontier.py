@@ -167,7 +167,7 @@ def test_corrupted_and_foreign_checkpoints_are_refused(tmp_path: Path) -> None:
     ({"until": 0}, "until must be a positive int"),
     ({"until": 2**48}, "below 2"),
     ({"threads": 0}, "threads must be a positive int"),
-    ({"interval": -1}, "interval must be a positive number"),
+    ({"interval": -1}, "interval is a number of seconds above 0"),
     ({"window": 100}, "at least 4096"),
 ])
 def test_bad_arguments_are_refused(tmp_path: Path, kwargs: dict[str, object],

@@ -30,6 +30,7 @@ import sys
 import time
 from typing import Any, Iterator, NamedTuple, Sequence
 
+from ... import _limits
 from ..._progress import ProgressOption
 from ...files import write_atomically
 from ..rundir import PROGRESS_LOG, RunDirectory, read_json
@@ -222,9 +223,7 @@ def _census(out: str, wanted: list[str], until: int, offsets: bool, pool: _Worke
 
 
 def _interval(interval: object) -> None:
-    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not (
-            0 < interval < 1e9):
-        raise ValueError(f"interval is a positive number of seconds, got {interval!r}")
+    _limits.parse_seconds(interval, "interval", positive=True)  # type: ignore[arg-type]
 
 
 def _promised(out: str, promising: int, until: int) -> list[str]:

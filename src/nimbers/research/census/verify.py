@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import _limits
 from ..._progress import ProgressOption, watched
 from ...games.codes import parse_take_break_code
 from ...games.heap import octal_game
@@ -139,9 +140,7 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     ValueError
         No table there, or a bad budget.
     """
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not (
-            0 < budget <= 1e9):
-        raise ValueError(f"budget is a number of seconds above 0 and at most 10^9, got {budget!r}")
+    _limits.parse_seconds(budget, "budget", positive=True)
     numbered = numbered_rows(directory, repair=False)
     if not numbered:
         raise ValueError(f"{directory}: no census table ({TABLE}) to verify")

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from ... import _core
+from ... import _limits
 from ..._limits import check_bytes
 from ...files import open_own
 from ..._progress import Progress, ProgressOption
@@ -375,9 +376,7 @@ def _checked(until: Any, threads: Any, interval: Any, head: Any, window: Any
     head, window = _positive(head, "head"), _positive(window, "window")
     if not window >= 1 << 12 or head < 256:
         raise ValueError("the window holds at least 4096 values and the head 256")
-    if isinstance(interval, bool) or not isinstance(interval, (int, float)) or \
-            not 0 < interval < float("inf"):
-        raise ValueError(f"interval must be a positive number of seconds, got {interval!r}")
+    _limits.parse_seconds(interval, "interval", positive=True)
     return until, threads, float(interval), head, window
 
 
