@@ -1,6 +1,7 @@
 /*
- * ufunc_loops.c -- the loops of the numpy ufuncs of nimbers (nim_add, nim_mul, nim_div, nim_pow, nim_square,
- * nim_sqrt, nim_inv), registered through NumPy 2's ArrayMethod API by ufuncs.c.
+ * ufunc_loops.c -- the loops of the numpy ufuncs of nimbers (nim_add, nim_mul, nim_div,
+ * nim_pow, nim_square, nim_sqrt, nim_inv), registered through NumPy 2's ArrayMethod API by
+ * ufuncs.c.
  *
  * The loops validate: a negative entry raises ValueError, a zero divisor ZeroDivisionError,
  * from inside the loop (the GIL is taken only on that error path).  So every caller of the

@@ -2,9 +2,10 @@
  * ufuncs.c -- the numpy ufuncs of nimbers (nim_add, nim_mul, nim_div, nim_pow, nim_square,
  * nim_sqrt, nim_inv), with their loops registered through NumPy 2's ArrayMethod API.
  *
- * The loops (ufunc_loops.c) validate: a negative entry raises ValueError, a zero divisor ZeroDivisionError,
- * from inside the loop (the GIL is taken only on that error path).  So every caller of the
- * ufunc -- numpy, dask, any library speaking __array_ufunc__ -- gets the same semantics.
+ * The loops (ufunc_loops.c) validate: a negative entry raises ValueError, a zero divisor
+ * ZeroDivisionError, from inside the loop (the GIL is taken only on that error path).  So
+ * every caller of the ufunc -- numpy, dask, any library speaking __array_ufunc__ -- gets the
+ * same semantics.
  *
  * Loops, for each integer width K (8, 16, 32, 64 bits; values below 2^K lie in the subfield
  * GF(2^K) of GF(2^64), so the 64-bit kernel serves them all and the result fits K bits):

@@ -1,7 +1,9 @@
-"""A frontier run's files spell its mask one way, as the tables write it ("1fe", "1+pos":
-games.heap.stats.mask_name, read back by read_mask_name): checkpoint.json as stats.json; the
-checkpoints of the two earlier formats (the mask over e as one number; the value mask and the
-parity apart) are still read, and a resumed run writes the one spelling."""
+"""A frontier run's statistics follow games.heap.stats's conventions (heap 0 counted like every
+heap size, as the published counts do: Officers' 1584 rare values to 2^21 under mask 1ee), and
+its files spell its mask one way, as the tables write it ("1fe", "1+pos": mask_name, read back
+by read_mask_name): checkpoint.json as stats.json.  The checkpoints of the two earlier formats
+(the mask over e as one number; the value mask and the parity apart) are still read, and a
+resumed run writes the one spelling."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nimbers.games.catalogue import heap_game
-from nimbers.games.heap.stats import mask_name, read_mask_name
+from nimbers.games.heap.stats import heap_stats, mask_name, read_mask_name
 from nimbers.research.frontier import frontier_run, store
 
 ENGINE = {"head": 1024, "window": 1 << 12, "interval": 1e9, "progress": False}
@@ -35,6 +37,17 @@ def test_checkpoint_and_stats_spell_the_mask_alike(tmp_path: Path, code: str) ->
     saved = json.loads((tmp_path / store.STATS).read_text())
     assert _checkpoint(tmp_path)["mask"] == saved["mask"] == stats.mask_name
     assert "parity" not in _checkpoint(tmp_path)
+
+
+@pytest.mark.parametrize("code", ["grundy", "0.6", "0.127"])
+def test_heap_and_frontier_statistics_count_alike(tmp_path: Path, code: str) -> None:
+    """HeapStats and FrontierStats of the same values: the same mask, rare count (heap 0
+    included) and last rare heap size."""
+    frontier = frontier_run(code, 6000, tmp_path, threads=1, **ENGINE)
+    game = heap_game(code)
+    heap = heap_stats(game.nim_values(6000), game.rules)
+    assert (frontier.mask_name, frontier.rare_count, frontier.last_rare) == \
+        (heap.mask_name, heap.rare_count, heap.last_rare)
 
 
 @pytest.mark.parametrize("old", ["nimbers-frontier/1", "nimbers-frontier/2"])
