@@ -45,8 +45,9 @@ ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                "fails)", ("--budget", "--work", "--workers", "--scheduler")),
     "report": ("the counts, the frontier, open and capped games and a PNG plot",
                ("--plot", "--json")),
-    "export": ("the table in the published columns (T. Czajka's or A. Flammenkamp's), to "
-               "standard output or --save FILE", ("--format", "--columns", "--save")),
+    "export": ("the table in the published columns (T. Czajka's or A. Flammenkamp's, each "
+               "with the OEIS entries naming a member of the class), to standard output or "
+               "--save FILE", ("--format", "--columns", "--save")),
     "compare": ("every row of DIR that differs from a published TABLE, on the codes both hold "
                 "and up to the depth both reached (exit 1 when one does)", ()),
     "misere": ("the misère quotients of every class", (
@@ -133,7 +134,8 @@ def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
         help="the file the export is written to (default standard output; never one of the "
              "census's own files)")
     add("--digits", type=count_type(1, 9), metavar="K",
-        help="every octal code 0.d1..dk and 4.d1..dk with k <= K (K = 3: 1023 games)")
+        help="every octal code 0.d1..dk and 4.d1..dk with k <= K (K = 3: 1023 games; K = "
+             "4: 8191)")
     add("--codes", metavar="FILE",
         help="the codes in FILE instead (one or more a line, like .161 0.36 4.3; '#' starts a "
              "comment); deepen: only their classes")

@@ -11,6 +11,10 @@ Two column sets, each as the literature prints it:
   digits 0-9 then A-Z), type (periodic, open, or dense: no useful sparse space), rare + last,
   max + index, P-positions + last (among the heap sizes computed), period, pre-period.
 
+Both end with ``oeis``: the A-numbers of the OEIS entries that name a member of the class
+(:func:`oeis_numbers`, from the package's data file oeis_octal_games.txt, which names its
+sources), "-" where none does.
+
 One writer per format (:data:`WRITERS`: Markdown, CSV, LaTeX); rows in the order of their
 standard forms, so the same table gives the same bytes.  :func:`compare_table` reads a
 published table in Czajka's columns (whitespace-separated as tests/data/czajka_solved_games.txt,
@@ -20,14 +24,18 @@ or a CSV with a header) and names every row that differs.
 ...          "rare_mask": "f", "rare_parity": False, "rare_count": 11, "last_rare": 198,
 ...          "reached": 1039, "class": "proved", "members": ["0.45"], "cap": None}]
 >>> print(export_table(rows, "csv", "czajka"), end="")
-game,prefix,period,largest idx,largest,rare mask,num rare,last rare,computed to
-.45,498,20,37,8,f,11,198,1039
+game,prefix,period,largest idx,largest,rare mask,num rare,last rare,computed to,oeis
+.45,498,20,37,8,f,11,198,1039,A071435
+>>> oeis_numbers()["0.1777"], oeis_numbers()["0.4763"]     # .4763 has values a(n-1)
+(('A071509',), ('A071509',))
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -35,11 +43,41 @@ from .census.classes import canonical, standard_key, written
 from .census.report import is_solved
 from ..files import read_capped
 
-__all__ = ["export_table", "compare_table", "Comparison", "WRITERS", "COLUMNS"]
+__all__ = ["export_table", "compare_table", "Comparison", "WRITERS", "COLUMNS", "oeis_numbers",
+           "OEIS_FILE"]
 
 #: the most bytes of a published table read
 MAX_TABLE_BYTES = 1 << 24
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: the OEIS entries of octal games and the codes each names (package data beside this module)
+OEIS_FILE = "oeis_octal_games.txt"
+
+
+@functools.lru_cache(maxsize=1)
+def oeis_numbers() -> dict[str, tuple[str, ...]]:
+    """Each code (the census's spelling, :func:`.census.classes.canonical`) an OEIS entry of
+    octal games names, and the A-numbers of those entries, from OEIS_FILE (its header names
+    the sources: the entries' pages, and their names as the jOEIS and LODA projects copy
+    them)."""
+    from importlib import resources
+
+    text = resources.files(__package__).joinpath(OEIS_FILE).read_text(encoding="utf-8")
+    found: dict[str, set[str]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if not re.fullmatch(r"A\d{6}", words[0]) or len(words) < 2:
+            raise ValueError(f"{OEIS_FILE}, line {number}: not 'A-number code ...'")
+        for code in words[1:]:
+            found.setdefault(canonical(code), set()).add(words[0])
+    return {code: tuple(sorted(numbers)) for code, numbers in found.items()}
+
+
+def _oeis(row: dict[str, Any]) -> str:
+    known = oeis_numbers()
+    numbers = sorted({a for code in row["members"] for a in known.get(code, ())})
+    return " ".join(numbers) or "-"
 
 
 def _mask(row: dict[str, Any]) -> str:
@@ -57,7 +95,7 @@ def _czajka(row: dict[str, Any]) -> list[str]:
     return [written(row["code"]), _or_dash(row["preperiod"] if solved else None),
             _or_dash(row["period"] if solved else None), str(row["largest_at"]),
             str(row["largest"]), _mask(row), _or_dash(row["rare_count"]),
-            _or_dash(row["last_rare"]), str(row["reached"])]
+            _or_dash(row["last_rare"]), str(row["reached"]), _oeis(row)]
 
 
 def _sgv(values: list[int]) -> str:
@@ -79,15 +117,15 @@ def _flammenkamp(row: dict[str, Any]) -> list[str]:
             f"{row['largest']} @ {row['largest_at']}",
             f"{row.get('p_positions', '-')} / {row.get('last_p', '-')}",
             _or_dash(row["period"] if solved else None),
-            _or_dash(row["preperiod"] if solved else None)]
+            _or_dash(row["preperiod"] if solved else None), _oeis(row)]
 
 
 #: the column sets: their headers and how a row fills them
 COLUMNS: dict[str, tuple[list[str], Callable[[dict[str, Any]], list[str]]]] = {
     "czajka": (["game", "prefix", "period", "largest idx", "largest", "rare mask", "num rare",
-                "last rare", "computed to"], _czajka),
+                "last rare", "computed to", "oeis"], _czajka),
     "flammenkamp": (["game", "sgv", "type", "rare + last", "max + index", "P-positions + last",
-                     "period", "pre-period"], _flammenkamp),
+                     "period", "pre-period", "oeis"], _flammenkamp),
 }
 
 
