@@ -58,3 +58,12 @@ def test_the_first_hour_has_its_six_commands_with_times():
               "--quotient", "nimbers play", "nimbers serve"]
     assert len(block) == 6 and all(any(w in line for line in block) for w in wanted)
     assert sum(bool(re.search(r"# [\d.]+ s", line)) for line in block) >= 4
+
+
+def test_the_readme_lists_every_command(capsys):
+    from nimbers.cli import main
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = re.search(r"the `nimbers` command: `([^`]*)`", README).group(1).split()
+    commands = re.findall(r"^    ([a-z][a-z-]*)", capsys.readouterr().out, re.MULTILINE)
+    assert sorted(listed) == sorted(commands)
