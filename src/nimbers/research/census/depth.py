@@ -132,8 +132,8 @@ def cap_holds(row: dict[str, Any]) -> bool:
 
 
 def engine_for(code: str, depth: int) -> str:
-    """"memory" or "frontier": which engine takes code to depth heap sizes (a dense code is
-    found dense in memory, before the frontier depth)."""
+    """"memory" or "frontier": which engine takes code to depth heap sizes (a code found dense
+    on the way stops where it was found so, its row's engine "dense": :func:`cap_for`)."""
     return "frontier" if _splits(_rules(code)) and depth > FRONTIER_FROM else "memory"
 
 
