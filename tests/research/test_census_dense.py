@@ -12,6 +12,7 @@ from nimbers.games.heap import octal_game
 from nimbers.research.census import depth
 from nimbers.research.census.compute import solve_class
 from nimbers.research.census.run import is_final
+from nimbers.research.census import verify
 from nimbers.research.census.verify import check_row
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -62,6 +63,7 @@ def small_caps(monkeypatch):
     """The rule with its depths brought down to 2^16 (the frontier engine from there)."""
     for name in ("FRONTIER_FROM", "DENSE_DEPTH", "FRONTIER_HEAD"):
         monkeypatch.setattr(depth, name, 1 << 16)
+    monkeypatch.setattr(verify, "ORDINARY_LEAST", 1 << 16)
 
 
 def test_thinning_class_goes_on_to_the_frontier_and_a_dense_one_stops(small_caps, tmp_path):
@@ -78,6 +80,7 @@ def test_thinning_class_goes_on_to_the_frontier_and_a_dense_one_stops(small_caps
     assert depth.rare_count(memory, depth.mask_of_values(memory, depth._rules("0.146")),
                             depth._rules("0.146")) == thin["rare_count"]
     assert check_row(dense, 60.0, True)["error"] is None
+    assert check_row(thin, 60.0, True, runs=str(tmp_path / "verify"))["error"] is None
     dense["cap"] = 1 << 15
     assert "caps it at 65536, not 32768" in check_row(dense, 60.0, True)["error"]
 
