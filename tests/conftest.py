@@ -106,6 +106,7 @@ SLOW = (
     "tests/research/test_census_depth.py::test_dask_without_workers_stops_with_a_message",
     "tests/research/test_census_depth.py::test_unclear_input_is_one_line",
     "tests/research/test_census_depth.py::test_levels_and_the_dense_class",
+    "tests/research/test_census_dense.py::test_thinning_class_goes_on_to_the_frontier_and_a_dense_one_stops",
     "tests/research/test_census_depth.py::test_deepen_continues_only_open_rows",
     "tests/research/test_census_depth.py::test_same_csv_digest_under_load",
     "tests/research/test_census_depth.py::test_376_proven_at_its_published_numbers",
