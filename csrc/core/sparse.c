@@ -10,6 +10,18 @@
 #define SP_CLONES
 #endif
 
+#define SP_RARE_FLAGS(T, SUF)                                                                 \
+    void sp_rare_flags_##SUF(const T *g, size_t n, uint64_t start, uint32_t emask, int odd,    \
+                             uint8_t *out)                                                    \
+    {                                                                                         \
+        for (size_t j = 0; j < n; j++)                                                        \
+            out[j] = (uint8_t)sp_is_rare(emask, (unsigned)odd, start + j, (uint32_t)g[j]);    \
+    }
+
+SP_RARE_FLAGS(uint8_t, u8)
+SP_RARE_FLAGS(uint16_t, u16)
+SP_RARE_FLAGS(uint32_t, u32)
+
 uint32_t sp_best_mask(const uint64_t *counts, int64_t *walsh, size_t size, uint64_t total,
                       int parity_ok, int odd, uint64_t *rare)
 {

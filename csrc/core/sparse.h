@@ -14,7 +14,8 @@
  * least common value not found is a certain candidate for the mex; smaller values of rare
  * class are looked for among the other splits (the pair test, sp_has_pair_*).  The mask is the
  * one making the fewest heap sizes rare (sp_best_mask), re-chosen when another is clearly
- * better (sp_mask_better, sp_next_check).  Any mask gives exact values; a good one only makes
+ * better (sp_mask_better, sp_next_check).  Python asks the same: sp_rare_flags for the
+ * classes of its statistics, sp_best_mask and the rule for its runs (csrc/python/sparse.c).  Any mask gives exact values; a good one only makes
  * them cheap.
  */
 #ifndef NIMBERS_SPARSE_H
@@ -59,6 +60,16 @@ static inline int sp_is_common_value(uint32_t emask, uint32_t v, unsigned p)
 {
     return parity32(((v << 1) | (uint32_t)p) & emask);
 }
+
+/* out[j] = 1 when heap size start + j (value g[j]) is rare under emask, else 0, for j < n:
+ * the classes of a stretch of values at once (the statistics of Python count with it).  odd:
+ * the splits remove an odd number of tokens (the rare class of a parity mask is the odd one). */
+void sp_rare_flags_u8(const uint8_t *g, size_t n, uint64_t start, uint32_t emask, int odd,
+                      uint8_t *out);
+void sp_rare_flags_u16(const uint16_t *g, size_t n, uint64_t start, uint32_t emask, int odd,
+                       uint8_t *out);
+void sp_rare_flags_u32(const uint32_t *g, size_t n, uint64_t start, uint32_t emask, int odd,
+                       uint8_t *out);
 
 /* ---- the mask ------------------------------------------------------------------------------- */
 

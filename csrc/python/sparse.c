@@ -1,7 +1,8 @@
 /*
- * sparse.c -- the bindings of the sparse space's mask (csrc/core/sparse.h), so that Python's
- * statistics (games/heap/stats.py) and long runs (research/frontier) choose and switch masks
- * by the same code as the C engines:
+ * sparse.c -- the bindings of the sparse space (csrc/core/sparse.h), so that Python's
+ * statistics (games/heap/stats.py) and long runs (research/frontier) class heap sizes, choose
+ * and switch masks by the same code as the C engines:
+ *   sparse_rare_flags(values, start, emask, odd, out): out[j] = heap size start + j is rare
  *   sparse_best_mask(counts, parity_ok, odd) -> (mask, rare)
  *   sparse_mask_better(rare, best_rare, eager) -> bool
  *   sparse_next_check(rare) -> int
@@ -60,6 +61,59 @@ static PyObject *py_sparse_best_mask(PyObject *mod, PyObject *const *args, Py_ss
     return Py_BuildValue("(kK)", (unsigned long)best, (unsigned long long)rare);
 }
 
+/* values: a C-contiguous buffer of unsigned 1-, 2- or 4-byte values g(start ..); out: a
+ * writable buffer of as many bytes. */
+static PyObject *py_sparse_rare_flags(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "sparse_rare_flags(values, start, emask, odd, out)");
+        return NULL;
+    }
+    unsigned long long start = PyLong_AsUnsignedLongLong(args[1]);
+    unsigned long long emask = PyLong_AsUnsignedLongLong(args[2]);
+    int odd = PyObject_IsTrue(args[3]);
+    if (PyErr_Occurred() || odd < 0)
+        return NULL;
+    if (emask > 0xffffffffULL) {
+        PyErr_SetString(PyExc_ValueError, "sparse_rare_flags: a mask of 32 bits at most");
+        return NULL;
+    }
+    Py_buffer in, out;
+    if (PyObject_GetBuffer(args[0], &in, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[4], &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    const char *f = in.format ? in.format : "B";
+    char kind = (f[0] == '<' || f[0] == '=') ? f[1] : f[0];
+    size_t n = in.itemsize ? (size_t)in.len / (size_t)in.itemsize : 0;
+    int ok = strchr("BHIL", kind) != NULL && kind != '\0' &&
+             (in.itemsize == 1 || in.itemsize == 2 || in.itemsize == 4) &&
+             out.itemsize == 1 && (size_t)out.len == n;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        if (in.itemsize == 1)
+            sp_rare_flags_u8((const uint8_t *)in.buf, n, start, (uint32_t)emask, odd, out.buf);
+        else if (in.itemsize == 2)
+            sp_rare_flags_u16((const uint16_t *)in.buf, n, start, (uint32_t)emask, odd,
+                              out.buf);
+        else
+            sp_rare_flags_u32((const uint32_t *)in.buf, n, start, (uint32_t)emask, odd,
+                              out.buf);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "sparse_rare_flags: unsigned values of 1, 2 or 4 "
+                        "bytes, and a buffer of one byte for each");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static int read_count(PyObject *o, uint64_t *out)
 {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
@@ -93,6 +147,9 @@ static PyObject *py_sparse_next_check(PyObject *mod, PyObject *arg)
 }
 
 static PyMethodDef sparse_methods[] = {
+    {"sparse_rare_flags", (PyCFunction)(void (*)(void))py_sparse_rare_flags, METH_FASTCALL,
+     "sparse_rare_flags(values, start, emask, odd, out): out[j] = 1 where heap size start + j "
+     "is rare"},
     {"sparse_best_mask", (PyCFunction)(void (*)(void))py_sparse_best_mask, METH_FASTCALL,
      "sparse_best_mask(counts, parity_ok, odd) -> (mask, rare): the mask over e = 2 g + parity "
      "making the fewest heap sizes rare"},

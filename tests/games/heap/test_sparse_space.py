@@ -39,6 +39,20 @@ def test_best_mask_is_the_least_rare_by_definition(values, parity_ok, odd):
     assert int(np.count_nonzero(rare_mask_of(g, space, 0, mask))) == rare
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 2**24 - 1), max_size=60), st.integers(0, 2**40),
+       st.integers(0, 2**25), st.booleans(),
+       st.sampled_from([np.uint8, np.uint16, np.uint32, np.int64]))
+def test_classes_by_definition(values, start, emask, odd, dtype):
+    """rare_mask_of (the core's class test) heap size by heap size, any start and width."""
+    g = np.array(values, dtype=np.int64) & int(np.iinfo(dtype).max)
+    space = SparseSpace(True, odd)
+    phase = int(emask & 1 and odd)
+    expected = [bin(((int(v) << 1) | ((start + j) & 1)) & emask).count("1") % 2 == phase
+                for j, v in enumerate(g)]
+    assert rare_mask_of(g.astype(dtype), space, start, emask).tolist() == expected
+
+
 def test_no_mask_allowed():
     """Counts of one entry pair with no parity: no mask but 0, and more rare than counted."""
     assert best_mask(np.array([4, 2]), SparseSpace(False, False)) == (0, 7)
@@ -49,6 +63,17 @@ def test_no_mask_allowed():
 def test_bad_counts_are_refused(counts):
     with pytest.raises(ValueError):
         _core.sparse_best_mask(counts, True, False)
+
+
+@pytest.mark.parametrize("values, out", [
+    (np.zeros(4, np.float32), np.zeros(4, bool)),    # not unsigned integers
+    (np.zeros(4, np.uint64), np.zeros(4, bool)),     # 8 bytes
+    (np.zeros(4, np.uint16), np.zeros(3, bool)),     # out too short
+    (np.zeros(4, np.uint16), np.zeros(4, np.uint16)),  # out not bytes
+])
+def test_bad_class_buffers_are_refused(values, out):
+    with pytest.raises(ValueError):
+        _core.sparse_rare_flags(values, 0, 3, False, out)
 
 
 @given(st.integers(0, 10**9), st.integers(0, 10**9))

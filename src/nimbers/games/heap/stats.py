@@ -124,30 +124,19 @@ def extended_counts(values: np.ndarray, start: int = 0, size: int = 2) -> np.nda
 def rare_mask_of(values: np.ndarray, space: SparseSpace, start: int = 0,
                  emask: int | None = None) -> np.ndarray:
     """Which of the heap sizes start, start + 1, ... (values g(start ..)) are rare under
-    emask (a mask over e).  (A table of the classes of e = 2 g + parity up to the largest
-    value, read once per heap size: the bit-by-bit parity over int64 copies took a fifth of a
-    fast frontier run's time.)"""
-    emask = int(emask or 0)
+    emask (a mask over e): the C core's class test (csrc/core/sparse.h), the one both heap
+    engines use.
+
+    >>> rare_mask_of(np.array([0, 1, 2, 2]), SparseSpace(True, False), 0, 0x4).tolist()
+    [True, True, False, False]
+    """
     rare = np.empty(len(values), dtype=bool)
     if not len(values):
         return rare
-    top = int(values.max())
-    if 2 * top > max(1 << 17, 4 * len(values)):  # a table larger than the values: directly
-        n = np.arange(start, start + len(values), dtype=np.int64)
-        return _in_rare_class((values.astype(np.int64) << 1) | (n & 1), space, emask)
-    table = _in_rare_class(np.arange(2 * (top + 1), dtype=np.int64), space, emask)
-    for parity in (0, 1):  # heap sizes of this parity: every other one from `first`
-        first = (parity - start) & 1
-        rare[first::2] = table[parity::2][values[first::2]]
-    return rare
-
-
-def _in_rare_class(e: np.ndarray, space: SparseSpace, emask: int) -> np.ndarray:
-    """Whether each e = 2 g + parity is of the rare class under emask (e is overwritten)."""
-    e &= emask
-    for shift in (32, 16, 8, 4, 2, 1):
-        e ^= e >> shift
-    rare: np.ndarray = (e & 1) == space.phase(emask)
+    g = np.ascontiguousarray(values)
+    if g.dtype not in (np.uint8, np.uint16, np.uint32):
+        g = g.astype(np.uint32)  # Grundy values of the heap engines lie below 2^24
+    _core.sparse_rare_flags(g, start, int(emask or 0), space.odd, rare)
     return rare
 
 
