@@ -19,7 +19,7 @@ from conftest import dask_cluster, edited_table
 import nimbers
 from nimbers.research import census
 from nimbers.research.census import depth as depth_module
-from nimbers.research.census import verify as verify_module
+from nimbers.research.census import verify_row as verify_module
 from nimbers.research.census.compute import solve_class
 from nimbers.research.census.report import census_report
 from nimbers.research.census.run import PROGRESS_LOG, deepen, levels
@@ -132,10 +132,12 @@ def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch)
     row, = solve_class(["0.6"], 1 << 16, str(tmp_path / "census"))
     assert row["engine"] == "frontier"
     runs = str(tmp_path / "verify")
-    done = check_row(row, 0.001, True, runs=runs)
+    done = check_row(row, 0.001, True, runs=runs, full=True)
     assert done["error"] is None and done["frontier"] and done["ordinary"] == 1 << 12
     assert (tmp_path / "verify" / "0.6" / "checkpoint.json").exists()
-    assert check_row(row, 0.001, True)["error"].startswith("only g(0..")   # no runs: budget
+    done = check_row(row, 0.001, True)          # not full: the prefix the budget allows
+    assert done["error"] is None and done["checked"] == 1 << 12 and not done["frontier"]
+    assert "g(0..4095) by the ordinary engine, equal to the digest" in done["against"]
     table = tmp_path / "table"
     table.mkdir()
     (table / TABLE).write_text(json.dumps(row) + "\n")
@@ -146,9 +148,11 @@ def test_verify_makes_a_frontier_row_again_on_a_fresh_run(tmp_path, monkeypatch)
     done = _cli("report", str(table), "--work", runs)
     assert _one_line_error(done) and "--work is for census verify" in done.stderr
     row["certificate"]["checkpoints"]["32768"] = "0" * 64
-    assert "checkpoints" in check_row(row, 0.001, True, runs=runs)["error"]
+    assert "checkpoints" in check_row(row, 0.001, True, runs=runs, full=True)["error"]
+    assert check_row(row, 0.001, True)["error"] is None     # past the prefix checked
+    assert "checkpoints" in check_row(row, 0.001, True, until=1 << 15)["error"]
     (tmp_path / "verify" / "0.6" / "checkpoint.json").write_text("{")   # verify's own run
-    error = check_row(row, 0.001, True, runs=runs)["error"]
+    error = check_row(row, 0.001, True, runs=runs, full=True)["error"]
     assert error.startswith("the fresh frontier run in ") and "checkpoint" in error
 
 

@@ -3,7 +3,7 @@ it runs.
 
     nimbers census --digits 3 --out DIR [--until 2^24] [--workers N | --scheduler tcp://H:P]
     nimbers census deepen DIR --until 2^26
-    nimbers census verify DIR [--budget S] [--work RUNS]
+    nimbers census verify DIR [--only CODE ...] [--until 2^k] [--full] [--budget S] [--work RUNS]
     nimbers census report DIR [--plot FILE]
     nimbers census export DIR --format md|csv|tex [--columns czajka|flammenkamp] [--save FILE]
     nimbers census compare DIR TABLE
@@ -41,8 +41,10 @@ ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "deepen": ("take the open rows of the census in DIR on to --until (every one, the classes "
                "of --codes, or the --promising K most promising)",
                ("--until", "--codes", "--promising", "--workers", "--scheduler")),
-    "verify": ("re-check every row of DIR from scratch (exit 2 naming the first row that "
-               "fails)", ("--budget", "--work", "--workers", "--scheduler")),
+    "verify": ("re-check every row of DIR from scratch by an engine independent of the one "
+               "that made it, saying for each row how far and against what (exit 2 naming the "
+               "first row that fails)",
+               ("--budget", "--work", "--workers", "--scheduler", "--only", "--until", "--full")),
     "report": ("the counts, the frontier, open and capped games and a PNG plot",
                ("--plot", "--json")),
     "export": ("the table in the published columns (T. Czajka's or A. Flammenkamp's, each "
@@ -125,7 +127,15 @@ def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
              "on")
     add("--until", type=count_type(64, 2**40), metavar="N",
         help="the depth: heap sizes every open class is taken to (default 2^24); a larger one "
-             "later continues the open rows (--max-n: its older name)")
+             "later continues the open rows (--max-n: its older name); verify: the heap sizes "
+             "each row is made again to, at most (a power of two from 2^12: its digests "
+             "record each)")
+    add("--only", nargs="+", metavar="CODE",
+        help="only the rows holding these codes")
+    add("--full", action="store_true",
+        help="the open rows of the frontier engine made again in full by a fresh frontier run "
+             "too (hours for a census to 2^30; without it, by the ordinary engine to a prefix "
+             "of at least 2^22 values, compared with the digests the census recorded)")
     add("--format", choices=("md", "csv", "tex"), default="md",
         help="Markdown, CSV or LaTeX (default md)")
     add("--columns", choices=("czajka", "flammenkamp"), default="czajka",
@@ -146,12 +156,13 @@ def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
              "started again takes the same K; census report lists them")
     add("--budget", type=seconds_type, metavar="SECONDS",
         help="the seconds the ordinary engine may take on the open rows (default 240; proven "
-             "and capped rows are made again in full, and a row past 2^20 heap sizes also in "
-             "full by a fresh frontier run, whatever the budget)")
+             "and capped rows are made again in full whatever the budget, an open row of the "
+             "frontier engine to at least 2^22 values)")
     add("--work", metavar="RUNS",
-        help="where the fresh frontier runs of the rows past 2^20 heap sizes go (as large as "
-             "the census's own runs); kept, so a verification stopped and started again goes "
-             "on from their checkpoints (default: a temporary directory, removed at the end)")
+        help="where verify's own frontier runs go (--full: as large as the census's own runs); "
+             "kept, so a verification stopped and started again goes on from their "
+             "checkpoints (default: a temporary folder removed at the end, or by the next "
+             "verify after a kill)")
     add("--workers", type=count_type(1, 4096), metavar="N",
         help="processes computing at once (default: this machine's cores)")
     add("--scheduler", metavar="tcp://HOST:PORT",
@@ -323,7 +334,8 @@ def _verify(args: argparse.Namespace) -> str:
     directory = _directory(args)
     return str(verify_census(directory, budget=240.0 if args.budget is None else args.budget,
                              workers=args.workers, scheduler=args.scheduler,
-                             work=args.work))
+                             work=args.work, only=args.only, until=_until(args),
+                             full=args.full))
 
 
 def _report(args: argparse.Namespace) -> str:
