@@ -1,20 +1,24 @@
 """Hostile run directories cost nothing outside them: links planted at a run's file names are
-refused before anything is written through them, and a huge string in a JSON file is scanned
-in constant memory (nimbers.files, nimbers.research.rundir)."""
+refused before anything is written through them, a huge string in a JSON file is scanned
+in constant memory (nimbers.files, nimbers.research.rundir), a sparse values file is refused
+before it is read, and an edited value that the statistics read is found on resume."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tracemalloc
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from nimbers import files
-from nimbers.research.frontier import frontier_run
+from nimbers.research.frontier import frontier_run, store
 
 ENGINE = {"head": 256, "window": 4096, "stop_at_proof": False, "progress": False}
+FASTER = {**ENGINE, "head": 8192, "window": 1 << 16}
 
 
 @pytest.fixture
@@ -117,3 +121,64 @@ def test_a_huge_string_in_a_manifest_costs_only_its_length(tmp_path: Path) -> No
     finally:
         tracemalloc.stop()
     assert peak < 40_000_000  # the text and its parsed copies, not 120 bytes a character
+
+
+def _reseal(folder: Path, **changes: object) -> None:
+    """The checkpoint edited and sealed again, as a forger would (the chain dropped: it is
+    optional, and a forger would remake it)."""
+    data = json.loads((folder / "checkpoint.json").read_text())
+    data.pop("seal")
+    data.pop("chain", None)
+    data.update(changes)
+    store.write_checkpoint(folder, {k: v for k, v in data.items() if k != "format"})
+
+
+def _sha(folder: Path, count: int) -> str:
+    return hashlib.sha256((folder / "values.bin").read_bytes()[:count]).hexdigest()
+
+
+@pytest.mark.parametrize("count", [1 << 31, 1 << 34])
+def test_a_sparse_values_file_is_refused_before_any_value_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int) -> None:
+    """Extended by truncate to 2^31 or 2^34 values, the checkpoint resealed: refused by the
+    checks that read nothing (before, after reading gigabytes of zeros)."""
+    frontier_run("grundy", 5000, tmp_path, threads=1, **ENGINE)
+    os.truncate(tmp_path / "values.bin", count)
+    _reseal(tmp_path, count=count, sha256="0" * 64)
+
+    def no_reading(*args: object) -> None:
+        raise AssertionError("a value was read")
+    monkeypatch.setattr(store.ValuesFile, "read", no_reading)
+    with pytest.raises(ValueError, match="values.bin: a hole at byte [0-9,]+ "):
+        frontier_run("grundy", count + 1, tmp_path, threads=1, **ENGINE)
+
+
+def _edited(folder: Path, n: int, value: int) -> None:
+    path = folder / "values.bin"
+    data = bytearray(path.read_bytes())
+    data[n] = value
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("what", ["a P-position", "a rare value", "a record"])
+def test_a_single_value_edited_where_the_statistics_read_is_refused(
+        tmp_path: Path, what: str) -> None:
+    """One value past the re-derived head (2^16) edited, the SHA-256 and the seal remade: 12
+    random samples of 2^17 values miss it; the rare heap sizes and the records, which the
+    statistics (rare.csv, records.csv, largest) and the engine's searches read, are each
+    re-derived on resume."""
+    n = 1 << 17
+    frontier_run("grundy", n, tmp_path, threads=1, **FASTER)
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    values = np.fromfile(tmp_path / "values.bin", dtype=np.uint8)
+    at = 100_001
+    common = int(values[at])
+    rare_value = next(v for v in range(1, 256) if bin(v & int(stats["mask"], 16)).count("1")
+                      % 2 == 0 and v != common)
+    new = {"a P-position": 0, "a rare value": rare_value, "a record": 255}[what]
+    assert new != common and stats["largest"] < 255
+    _edited(tmp_path, at, new)
+    _reseal(tmp_path, sha256=_sha(tmp_path, n))
+    with pytest.raises(ValueError, match=f"g\\({at}\\) is {new} there, but its options give "
+                                         f"{common}"):
+        frontier_run("grundy", n + 1000, tmp_path, threads=1, **FASTER)

@@ -15,10 +15,12 @@ back for the rare long searches.  A run directory (:mod:`nimbers.research.rundir
 - ``proof.json`` once a period is proven (:mod:`.proof`: the run then stops unless told to
   go on), ``manifest.json`` and ``progress.log``.
 
-Started again on the same directory, a run checks the checkpoint, re-derives a sample of the
-values from the rules, drops values written after the checkpoint, and goes on: after Ctrl-C,
-``kill -9`` or a reboot it ends with exactly the values of an uninterrupted run, for any
-number of threads.
+Started again on the same directory, a run checks the checkpoint and the values file (see
+:mod:`.store`: the cheap checks first, then the values the statistics read, re-derived from
+the rules), drops values written after the checkpoint, and goes on: after Ctrl-C (which
+checkpoints at every instant, :mod:`.stop`), ``kill -9`` or a reboot it ends with exactly the
+values of an uninterrupted run, for any number of threads.  Its memory does not grow with
+the heap count: every pass over the values on disk reads them a piece at a time.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as run:
@@ -57,7 +59,9 @@ from .summary import FrontierStats
 
 __all__ = ["FrontierStats", "frontier_run", "frontier_stats", "frontier_values"]
 
-_READ = 1 << 22  # values per piece when a file is read back
+#: values per piece when a file is read back, and per step of the engine at most (a step's
+#: temporaries take some bytes a value)
+_READ = store.PIECE
 #: seconds between progress lines at most, when output goes to a file (nohup ... 2> log)
 LOG_EVERY = 10.0
 _OWN = {*store.VALUES.values(), store.CHECKPOINT, store.STATS, store.PROOF, store.RARE,
@@ -135,15 +139,12 @@ class _Run:
         assert data is not None
         path = self.folder / store.values_name(self.width)
         count = data["count"]
-        if os.fstat(self.fd).st_size < count * self.width:
-            raise ValueError(f"{path}: shorter than its checkpoint's {count} values")
+        store.check_file(self.fd, count * self.width, path)  # before reading anything
         os.ftruncate(self.fd, count * self.width)  # drop what came after the checkpoint
-        values = np.memmap(path, dtype=f"<u{self.width}", mode="r", shape=(count,)) \
-            if count else np.zeros(0, dtype=np.uint8)
+        values = store.ValuesFile(self.fd, self.width, count)
         store.check_values(self.game, values, path)
         _core.frontier_set_file(self.engine, self.fd, self.width)
-        for start in range(0, count, _READ):
-            piece = np.asarray(values[start:start + _READ])
+        for start, piece in values.pieces(size=_READ):
             self.account.add(piece, start, self.width, 0)
             _core.frontier_feed(self.engine, piece.astype(np.uint16))
             self._check_memory()
@@ -153,6 +154,7 @@ class _Run:
         if any(self.account.chain.chain.get(k) != v for k, v in data.get("chain", {}).items()):
             raise ValueError(f"{path}: the values do not match the checkpoint's chain")
         self._set_mask(read_mask_name(data["mask"]))
+        store.check_read_values(self.game, values, self.account, path)
         if self.watch.applies:
             self._check_period()
 
@@ -197,13 +199,10 @@ class _Run:
         self.checkpoint()
         (self.folder / store.values_name(1)).unlink()
 
-    def _values_view(self) -> np.ndarray:
-        """g(0 .. count-1) as a read-only memory map of the values file (an empty array for a
-        run stopped before its first values: an empty file cannot be mapped)."""
-        if not self.count:
-            return np.zeros(0, dtype=f"<u{self.width}")
-        path = self.folder / store.values_name(self.width)
-        return np.memmap(path, dtype=f"<u{self.width}", mode="r", shape=(self.count,))
+    def _values(self) -> store.ValuesFile:
+        """g(0 .. count-1), read from the values file a piece at a time (a pass over them
+        keeps no more than a piece in memory, where a memory map kept every page read)."""
+        return store.ValuesFile(self.fd, self.width, self.count)
 
     # -- the engine --
     def start(self, until: int, stop_at_proof: bool, bar: Progress) -> None:
@@ -252,10 +251,8 @@ class _Run:
         _core.frontier_set_mask(self.engine, emask)
         self.emask = emask
         self.account.clear_rare()
-        if self.count:
-            view = self._values_view()
-            for start in range(0, self.count, _READ):
-                self.account.add_rare(np.asarray(view[start:start + _READ]), start, emask)
+        for start, piece in self._values().pieces(size=_READ):
+            self.account.add_rare(piece, start, emask)
         self.next_mask_check = _core.sparse_next_check(self.account.nrare)
 
     def _maybe_new_mask(self, at_checkpoint: bool) -> None:
@@ -275,7 +272,7 @@ class _Run:
 
     def _check_period(self) -> None:
         if self.proof is None:
-            self.proof = self.watch.check(self._values_view())
+            self.proof = self.watch.check(self._values())
             if self.proof is not None:
                 self.dir.write_json(store.PROOF, {"code": self.game.code, **self.proof})
                 self.dir.log(self._proof_line())
@@ -311,8 +308,8 @@ class _Run:
             self._maybe_new_mask(False)
             if self.watch.due(self.count):
                 self._check_period()
-            step = max(1 << 10, min(self.window, int(step * 2 if took < 0.25 else
-                                                     step // 2 if took > 1 else step)))
+            step = max(1 << 10, min(self.window, _READ, int(step * 2 if took < 0.25 else
+                                                            step // 2 if took > 1 else step)))
             if time.monotonic() - last_save >= interval:
                 self.checkpoint()
                 self.dir.log(f"{self.game.name}: {bar.status()}")

@@ -10,9 +10,12 @@
   checked again on resume), sealed by a SHA-256 of its own, every
   field checked for its type and range when read (a hand-edited or crafted one is refused
   in one line, never continued);
-- on resume the head of the values is re-derived from the rules by the ordinary engine and a
-  sample of later heap sizes by the mex of their options (as ``--resume`` of saved heaps
-  does): a file whose values were edited and resealed is refused.
+- on resume, before reading any value, the file's size and that it has no holes; then the
+  head of the values is re-derived from the rules by the ordinary engine and a sample of
+  later heap sizes by the mex of their options (as ``--resume`` of saved heaps does); after
+  the pass that checks the SHA-256, every rare heap size and every record, within a work
+  cap: a file whose values were edited and resealed is refused when an edit touches what
+  the statistics and proofs read (or a sampled value).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import json
 import os
 import random
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -30,9 +33,11 @@ from ...files import write_atomically
 from ...games.heap import HeapGame
 from ...games.heap.stats import mask_name, read_mask_name
 from ..rundir import read_json
+from .account import Account
 
 __all__ = ["FORMAT", "CHECKPOINT", "STATS", "PROOF", "VALUES", "values_name", "seal",
-           "read_checkpoint", "write_checkpoint", "check_values"]
+           "read_checkpoint", "write_checkpoint", "check_file", "check_values", "check_read_values",
+           "ValuesFile"]
 
 FORMAT = "nimbers-frontier/3"
 CHECKPOINT, STATS, PROOF = "checkpoint.json", "stats.json", "proof.json"
@@ -47,6 +52,65 @@ HEAD, SAMPLE, WORK = 1 << 16, 12, 1 << 27
 def values_name(width: int) -> str:
     """The values file of a width (1 or 2 bytes a value)."""
     return VALUES[width]
+
+
+#: values a piece when a values file is read through
+PIECE = 1 << 18
+
+
+class ValuesFile:
+    """g(0 .. count-1) of an open values file, read a piece at a time by ``os.pread``: no
+    memory map, so a pass over billions of values keeps no more than a piece in memory (a
+    map's pages, once read, count as the process's memory until it is unmapped: a pass over
+    a 2^28 run's file took 300 MB).  Indexing by an int or a slice (step 1) gives what a
+    numpy array would.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryFile() as f:
+    ...     _ = f.write(np.arange(10, dtype="<u2").tobytes()); f.flush()
+    ...     g = ValuesFile(f.fileno(), 2, 10)
+    ...     g[3], g[7:].tolist(), len(g), [(a, len(v)) for a, v in g.pieces(2, 9, 4)]
+    (3, [7, 8, 9], 10, [(2, 4), (6, 3)])
+    """
+
+    def __init__(self, fd: int, width: int, count: int) -> None:
+        self.fd, self.width, self.count = fd, width, count
+        self.dtype = np.dtype(f"<u{width}")
+
+    def __len__(self) -> int:
+        return self.count
+
+    def read(self, start: int, stop: int) -> np.ndarray:
+        """g(start .. stop-1), clipped to the values held."""
+        start, stop = max(0, start), min(stop, self.count)
+        if stop <= start:
+            return np.zeros(0, dtype=self.dtype)
+        size = (stop - start) * self.width
+        data = os.pread(self.fd, size, start * self.width)
+        while len(data) < size:  # (a short read: the rest, or the file was cut)
+            more = os.pread(self.fd, size - len(data), start * self.width + len(data))
+            if not more:
+                raise ValueError(f"the values file holds fewer than {stop} values")
+            data += more
+        return np.frombuffer(data, dtype=self.dtype)
+
+    def __getitem__(self, key: int | slice) -> Any:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self.count)
+            if step != 1:
+                raise ValueError("a values file is read in slices of step 1")
+            return self.read(start, stop)
+        n = key + self.count if key < 0 else key
+        if not 0 <= n < self.count:
+            raise IndexError(f"g({key}) is not in g(0..{self.count - 1})")
+        return int(self.read(n, n + 1)[0])
+
+    def pieces(self, start: int = 0, stop: int | None = None, size: int = PIECE
+               ) -> Iterator[tuple[int, np.ndarray]]:
+        """(a, g(a .. a + size - 1)) from start to stop, in order."""
+        stop = self.count if stop is None else min(stop, self.count)
+        for a in range(start, stop, size):
+            yield a, self.read(a, min(stop, a + size))
 
 
 def seal(fields: dict[str, Any]) -> str:
@@ -150,11 +214,11 @@ def write_checkpoint(folder: Path, fields: dict[str, Any]) -> None:
 _SPLITS_AT_ONCE = 1 << 22
 
 
-def value_from_options(g: np.ndarray, n: int, rules: Sequence[int] | None) -> int:
+def value_from_options(g: Any, n: int, rules: Sequence[int] | None) -> int:
     """g(n) by the mex of its options, from the values g(0..n-1) (rules: the digit list of a
     take-and-break code, None for Grundy's game).  O(n) array work a slice of splits at a
-    time, so g may be a memory map of billions of values: the independent check of a stored
-    value.
+    time, so g may be a :class:`ValuesFile` of billions of values: the independent check of
+    a stored value.
 
     >>> g = np.array([0, 0, 0, 1, 0, 2, 1, 0, 2, 1])            # Grundy's game
     >>> value_from_options(g, 9, None), value_from_options(g, 5, None)
@@ -183,7 +247,55 @@ def value_from_options(g: np.ndarray, n: int, rules: Sequence[int] | None) -> in
     return int(np.argmin(seen))
 
 
-def check_values(game: HeapGame, values: np.ndarray, path: Path) -> None:
+def check_file(fd: int, size: int, path: Path) -> None:
+    """The checks of a values file that read none of it: it holds at least size bytes (the
+    checkpoint's values), with no hole among them (a run writes every byte; a file extended
+    by truncate(1), or a crafted sparse one, would otherwise cost a pass over gigabytes of
+    zeros before its refusal).
+
+    Raises
+    ------
+    ValueError
+        Shorter than size, or a hole before it.
+    """
+    if os.fstat(fd).st_size < size:
+        raise ValueError(f"{path}: shorter than its checkpoint's values ({size:,} bytes)")
+    try:
+        hole = os.lseek(fd, 0, os.SEEK_HOLE)  # (the size where holes are not reported)
+    except (AttributeError, OSError):
+        return
+    if hole < size:
+        raise ValueError(f"{path}: a hole at byte {hole:,} (a file extended, never written: "
+                         "no run leaves one)")
+
+
+def check_read_values(game: HeapGame, values: ValuesFile, account: Account, path: Path) -> None:
+    """Re-derives by the mex of their options the values that the run's statistics and
+    proofs rest on: every rare heap size (``rare.csv``, the rare count, and the values the
+    engine's long searches read) and every record (``records.csv``, the largest value), the
+    smallest first, within max(WORK, 4 count) element operations (about four passes over
+    the values, beside the pass that checks their SHA-256).  account: the run's
+    :class:`.account.Account`, its rare heap sizes listed.
+
+    Raises
+    ------
+    ValueError
+        A value that the rules do not give, naming the heap size.
+    """
+    rare = [int(n) for part in account.rare_n for n in part.tolist()]
+    wanted = sorted({n for n in rare + [n for n, _ in account.records] if n >= HEAD})
+    budget = max(WORK, 4 * len(values))
+    for n in wanted:
+        if n > budget:
+            return
+        budget -= n
+        expected = value_from_options(values, n, game.rules)
+        if expected != values[n]:
+            raise ValueError(f"{path}: g({n}) is {values[n]} there, but its options give "
+                             f"{expected}: the values were changed")
+
+
+def check_values(game: HeapGame, values: Any, path: Path) -> None:
     """Re-derives the head of values (the ordinary engine) and a random sample of later heap
     sizes (the mex of their options, always the last one within the work cap): a file whose
     values were edited, resealed, zero-extended or relabelled is refused.
