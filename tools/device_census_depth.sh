@@ -14,11 +14,15 @@
 #    by SIGINT after SECONDS (the rows done stay: census.jsonl is append-only);
 # 4. $OUT/census.jsonl, progress.log, report.txt, runs.tar.gz (each frontier run's stats,
 #    rare and record lists; not its values) and build.log.
-# Publish here afterwards: python tools/census_depth_work.py W --rows OUT/census.jsonl, then
-# unpack runs.tar.gz into W/census/runs and run python tools/results.py census --export-only
-# --work W.  A class dense at 2^20 costs the plain scan n^2/2 per member (about 90 s for each
-# of 8 members of .604 or 4.026 on one core of the project's machine), so 2^20 for all 34
-# needs about 13 minutes of the slowest class: run twice with DEPTH_ROWS the second time.
+# Publish here afterwards (a class whose last level was not done keeps its earlier row):
+#     mkdir R && tar xzf OUT/runs.tar.gz -C R
+#     python tools/census_depth_work.py W --rows OUT/census.jsonl --runs R/runs
+#     python tools/results.py census --export-only --work W
+# A class dense at 2^20 costs the plain scan, n^2/2 per member (about 90 s for each of the 8
+# members of .604 or 4.026 on one quiet core of the project's machine), and a class that goes
+# on needs its members at 2^20 in memory before its frontier run: 2^22 for all 34 is some 15
+# minutes of the slowest class on 16 cores.  Run it again with DEPTH_ROWS=OUT/census.jsonl
+# (and the runs' files) to go on.
 set -uo pipefail
 UNTIL=${1:-2^20}
 SECONDS_LEFT=${2:-480}
