@@ -22,7 +22,7 @@
 # members of .604 or 4.026 on one quiet core of the project's machine), and a class that goes
 # on needs its members at 2^20 in memory before its frontier run: 2^22 for all 34 is some 15
 # minutes of the slowest class on 16 cores.  Run it again with DEPTH_ROWS=OUT/census.jsonl
-# (and the runs' files) to go on.
+# and DEPTH_RUNS=R/runs (carried) to go on.
 set -uo pipefail
 UNTIL=${1:-2^20}
 SECONDS_LEFT=${2:-480}
@@ -47,6 +47,7 @@ export PYTHONPATH=$PWD/src
 
 rows=()
 [ -n "${DEPTH_ROWS:-}" ] && rows=(--rows "$DEPTH_ROWS")
+[ -n "${DEPTH_RUNS:-}" ] && rows+=(--runs "$DEPTH_RUNS")
 $PY tools/census_depth_work.py "$WORK" "${rows[@]}" --codes "$WORK/capped.txt" || exit 2
 
 echo "deepening $(wc -l <"$WORK/capped.txt") classes to $UNTIL on $WORKERS workers for at most $SECONDS_LEFT s"
