@@ -47,9 +47,8 @@ ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                ("--budget", "--work", "--workers", "--scheduler", "--only", "--until", "--full")),
     "report": ("the counts, the frontier, open and capped games and a PNG plot",
                ("--plot", "--json")),
-    "export": ("the table in the published columns (T. Czajka's or A. Flammenkamp's, each "
-               "with the OEIS entries naming a member of the class), to standard output or "
-               "--save FILE", ("--format", "--columns", "--save")),
+    "export": ("the table in the published columns (T. Czajka's or A. Flammenkamp's), to "
+               "standard output or --save FILE", ("--format", "--columns", "--save")),
     "compare": ("every row of DIR that differs from a published TABLE, on the codes both hold "
                 "and up to the depth both reached (exit 1 when one does)", ()),
     "misere": ("the misère quotients of every class", (
@@ -139,7 +138,8 @@ def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
     add("--format", choices=("md", "csv", "tex"), default="md",
         help="Markdown, CSV or LaTeX (default md)")
     add("--columns", choices=("czajka", "flammenkamp"), default="czajka",
-        help="T. Czajka's columns (default) or A. Flammenkamp's")
+        help="T. Czajka's columns (default) or A. Flammenkamp's; both end with oeis, the OEIS "
+             "entries that name a member of the class")
     add("--save", metavar="FILE",
         help="the file the export is written to (default standard output; never one of the "
              "census's own files)")
