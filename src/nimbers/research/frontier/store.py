@@ -29,7 +29,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ...files import write_atomically
+from ...files import read_capped, write_atomically
 from ...games.heap import HeapGame
 from ...games.heap.stats import mask_name, read_mask_name
 from ..rundir import read_json
@@ -53,6 +53,8 @@ def values_name(width: int) -> str:
     """The values file of a width (1 or 2 bytes a value)."""
     return VALUES[width]
 
+
+_LIST_CAP = 4 << 20  # bytes of rare.csv or records.csv read on resume (longer: not read)
 
 #: values a piece when a values file is read through
 PIECE = 1 << 18
@@ -271,11 +273,12 @@ def check_file(fd: int, size: int, path: Path) -> None:
 
 def check_read_values(game: HeapGame, values: ValuesFile, account: Account, path: Path) -> None:
     """Re-derives by the mex of their options the values that the run's statistics and
-    proofs rest on: every rare heap size (``rare.csv``, the rare count, and the values the
-    engine's long searches read) and every record (``records.csv``, the largest value), the
-    smallest first, within max(WORK, 4 count) element operations (about four passes over
-    the values, beside the pass that checks their SHA-256).  account: the run's
-    :class:`.account.Account`, its rare heap sizes listed.
+    proofs rest on: every rare heap size and every record, those the values now give
+    (account: the run's :class:`.account.Account`, the rare heap sizes listed) and those
+    the last session listed in ``rare.csv`` and ``records.csv`` (a rare value or a record
+    edited into a common value leaves the first lists, not the second), the smallest first,
+    within max(WORK, 4 count) element operations (about four passes over the values, beside
+    the pass that checks their SHA-256).
 
     Raises
     ------
@@ -283,7 +286,9 @@ def check_read_values(game: HeapGame, values: ValuesFile, account: Account, path
         A value that the rules do not give, naming the heap size.
     """
     rare = [int(n) for part in account.rare_n for n in part.tolist()]
-    wanted = sorted({n for n in rare + [n for n, _ in account.records] if n >= HEAD})
+    listed = _listed(path.parent / RARE) | _listed(path.parent / RECORDS)
+    wanted = sorted({n for n in [*rare, *(n for n, _ in account.records), *listed]
+                     if HEAD <= n < len(values)})
     budget = max(WORK, 4 * len(values))
     for n in wanted:
         if n > budget:
@@ -293,6 +298,16 @@ def check_read_values(game: HeapGame, values: ValuesFile, account: Account, path
         if expected != values[n]:
             raise ValueError(f"{path}: g({n}) is {values[n]} there, but its options give "
                              f"{expected}: the values were changed")
+
+
+def _listed(path: Path) -> set[int]:
+    """The heap sizes (first column) of a CSV list the run wrote; none when it is missing
+    or unreadable (a list is the run's output: its values are what is checked)."""
+    try:
+        lines = read_capped(path, _LIST_CAP, "list").splitlines()[1:]
+        return {int(line.split(",", 1)[0]) for line in lines}
+    except (OSError, ValueError):
+        return set()
 
 
 def check_values(game: HeapGame, values: Any, path: Path) -> None:
