@@ -12,7 +12,7 @@ from nimbers.games.heap import octal_game
 from nimbers.research.census import depth
 from nimbers.research.census.compute import solve_class
 from nimbers.research.census.run import is_final
-from nimbers.research.census import verify
+from nimbers.research.census import verify_row
 from nimbers.research.census.verify import check_row
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -63,7 +63,7 @@ def small_caps(monkeypatch):
     """The rule with its depths brought down to 2^16 (the frontier engine from there)."""
     for name in ("FRONTIER_FROM", "DENSE_DEPTH", "FRONTIER_HEAD"):
         monkeypatch.setattr(depth, name, 1 << 16)
-    monkeypatch.setattr(verify, "ORDINARY_LEAST", 1 << 16)
+    monkeypatch.setattr(verify_row, "ORDINARY_LEAST", 1 << 16)
 
 
 def test_thinning_class_goes_on_to_the_frontier_and_a_dense_one_stops(small_caps, tmp_path):
