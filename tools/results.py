@@ -162,7 +162,9 @@ def _full_differences(folder: Path, fresh: Path) -> list[str]:
     kept = json.loads((folder / "stats.json").read_text())
     made = frontier_stats(fresh).as_json()
     wrong = [f"stats.json {k}" for k, v in kept.items()
-             if k not in CIRCUMSTANTIAL and not (k == "chain" and v is None) and made.get(k) != v]
+             if k not in CIRCUMSTANTIAL and k != "chain" and made.get(k) != v]
+    chain, again = kept.get("chain") or {}, made.get("chain") or {}
+    wrong += [f"stats.json chain at {k}" for k, v in chain.items() if again.get(k) != v]
     wrong += [f"stats.json lacks {k}" for k in made if k not in kept and k != "chain"]
     for file in ("proof.json", "rare.csv", "records.csv"):
         ours, theirs = folder / file, fresh / file
