@@ -101,7 +101,8 @@ def _blank(v: Any) -> Any:
 
 def summary(rows: Sequence[dict[str, Any]]) -> str:
     """How far the classes went: one line."""
-    stops = Counter(r["stopped"] or "heap bound" for r in rows)
+    stops = Counter(r["stopped"] or ("closed" if r["whole"]["proved"] else "heap bound")
+                    for r in rows)
     bounds = sorted({(r["max_heap"], r["max_order"]) for r in rows})
     least = min((r["reached"] for r in rows), default=0)
     took = sum(r["seconds"] for r in rows)
