@@ -359,7 +359,7 @@ def test_dawsons_chess_is_dawsons_kayles_one_further():
 def test_misere_search_limits_are_said_before_the_first_move():
     """Past the search's 40 tokens a misère quotient answers (issue 38, item 4); a position
     no quotient can answer within the time cap is refused before the first move, saying so."""
-    game, heaps = setup_game("kayles", ["2000", "2000"], misere=True)
+    game, heaps = setup_game("grundy", ["2000", "2000"], misere=True)
     with pytest.raises(ValueError, match="40 tokens.*a misère quotient .* could not answer"):
         play(game, heaps, read=scripted([]), write=lambda line: None)
     game, heaps = setup_game("kayles", ["30", "30"], misere=True)

@@ -63,10 +63,24 @@ def test_a_quotient_that_cannot_be_computed_is_refused_saying_why():
                                         r".* a misère quotient for heaps up to 60 could not "
                                         r"answer instead: it gave up at heap \d+"):
         dawson.is_losing([60, 50, 40], misere=True)
-    with pytest.raises(ValueError, match="could not answer instead: it would take about"):
-        octal_game("0.77").is_losing([5000, 4000], misere=True)
-    with pytest.raises(ValueError, match="takes heaps up to 100,000"):
-        octal_game("0.77").winning_move([300000, 2], misere=True)
+    # Dawson's Kayles' quotient does not close within the short search (it still grows):
+    # heaps past the search's reach are refused, saying why
+    with time_limit(3), pytest.raises(ValueError, match="could not answer instead: it would "
+                                      "take about .* nor is Q_n the whole game's quotient"):
+        octal_game("0.07").is_losing([5000, 4000], misere=True)
+    with time_limit(3), pytest.raises(ValueError, match="takes heaps up to 100,000"):
+        octal_game("0.07").winning_move([300000, 2], misere=True)
+
+
+def test_kayles_is_answered_for_any_heaps_once_its_quotient_closes():
+    """Misère Kayles' quotient closes (order 40, the pretending function of period 12 from
+    heap 71, Kayles' normal-play period and pre-period): heaps past any search answer."""
+    kayles = octal_game("0.77")
+    q = kayles.misere_quotient(200)
+    assert (q.order, q.whole.proved, q.whole.period, q.whole.preperiod) == (40, True, 12, 71)
+    assert kayles.is_losing([5000, 5000], misere=True)
+    assert kayles.is_losing([5000, 4000], misere=True) == kayles.is_losing(
+        [5000 - 12 * 400, 4000 - 12 * 300], misere=True)
 
 
 def test_the_command_line_gives_the_outcome_and_a_move_past_the_search(capsys):

@@ -35,7 +35,7 @@ QUOTIENT_RATE = 1e7
 #: a heap past the search's reach is answered when a search this far, this long, closes the
 #: whole game's quotient (0.75 closes at heap 21 in 0.1 s; a refusal costs at most this)
 WHOLE_PROBE_HEAP = 200
-WHOLE_PROBE_SECONDS = 2.0
+WHOLE_PROBE_SECONDS = 5.0
 
 
 class HeapMisere(MisereByEngine):
@@ -113,7 +113,9 @@ class HeapMisere(MisereByEngine):
             q = self._whole_probe(cap)
             if q is not None:
                 return q
-            why += f"; nor is Q_n the whole game's quotient by heap {self._quotient.max_heap}"
+            kept = getattr(self, "_quotient", None)
+            why += (f"; nor is Q_n the whole game's quotient by heap {kept.max_heap}"
+                    if kept is not None else "; nor can the periodicity theorem close it")
             self._quotient_failure = (top, cap, why)
         else:
             from ..quotient import misere_quotient
@@ -130,6 +132,9 @@ class HeapMisere(MisereByEngine):
         """The whole game's quotient when a short search closes it (the periodicity theorem:
         then heaps of any size are answered), else None; the quotient found is kept."""
         from ..quotient import misere_quotient
+        from ..quotient.whole import removal_bound
+        if isinstance(removal_bound(str(getattr(self, "code", ""))), str):
+            return None     # the theorem does not apply: no search can close it
         q = misere_quotient(self, WHOLE_PROBE_HEAP, time_limit=min(cap, WHOLE_PROBE_SECONDS))
         self._keep_quotient(q)
         return q if q.whole.proved else None
