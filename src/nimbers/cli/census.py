@@ -22,7 +22,7 @@ import os
 import sys
 from typing import Any, Sequence
 
-from .options import Commands, Parser, count_type, seconds_type, write_out
+from .options import Commands, Parser, count_type, read_codes_file, seconds_type, write_out
 
 __all__ = ["census_commands"]
 
@@ -57,8 +57,6 @@ ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 #: the positional arguments each action's usage shows
 _POSITIONALS = {"compare": ("dir", "published")}
-#: the most bytes a --codes file may hold
-MAX_CODES_BYTES = 1 << 20
 
 
 def _help_per_action(p: argparse.ArgumentParser) -> None:
@@ -242,7 +240,7 @@ def _census(args: argparse.Namespace) -> str:
     out = _directory(args, out_ok=True)
     if (args.digits is None) == (args.codes is None):
         raise ValueError("give --digits K or --codes FILE")
-    codes = _read_codes(args.codes) if args.codes else None
+    codes = read_codes_file(args.codes) if args.codes else None
     until = _until(args)
     census(args.digits, codes=codes, out=out, until=DEFAULT_UNTIL if until is None else until,
            workers=args.workers, scheduler=args.scheduler, offsets=not args.plain)
@@ -262,23 +260,10 @@ def _deepen(args: argparse.Namespace) -> str:
     until = _until(args)
     if until is None:
         raise ValueError("census deepen needs --until N (the new depth)")
-    only = _read_codes(args.codes) if args.codes else None
+    only = read_codes_file(args.codes) if args.codes else None
     deepen(directory, until, only=only, promising=args.promising, workers=args.workers,
            scheduler=args.scheduler)
     return _summary(census_report(directory, plot=None), directory)
-
-
-def _read_codes(path: str) -> list[str]:
-    from ..files import read_capped
-
-    text = read_capped(path, MAX_CODES_BYTES, "codes file")
-    if "\0" in text:
-        raise ValueError(f"{path}: not a text file (it holds NUL bytes)")
-    codes = [word for line in text.splitlines()
-             for word in line.split("#", 1)[0].replace(",", " ").split()]
-    if not codes:
-        raise ValueError(f"{path}: no codes in it")
-    return codes
 
 
 def _export(args: argparse.Namespace) -> str:

@@ -55,11 +55,11 @@ def run_misere(args: argparse.Namespace) -> str:
 
 
 def _codes_in(path: str) -> list[str]:
-    """The codes of a --codes file: the census's one reader (cli.census), so that both
+    """The codes of a --codes file: the census's one reader (cli.options), so that both
     commands take the same files and refuse the same ones (a file past its size cap is
     refused, never cut short)."""
-    from .census import _read_codes
-    return _read_codes(path)
+    from .options import read_codes_file
+    return read_codes_file(path)
 
 
 def _check(directory: str, workers: Any, scheduler: str | None) -> str:

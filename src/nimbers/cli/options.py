@@ -264,3 +264,23 @@ def say(line: str) -> None:
             sys.stderr.flush()
     except (OSError, ValueError):
         pass
+
+
+#: the most bytes a --codes file may hold
+MAX_CODES_BYTES = 1 << 20
+
+
+def read_codes_file(path: str) -> list[str]:
+    """The codes of a --codes file, the one reader of them for ``census`` and ``census misere``:
+    words separated by blanks, commas or lines, ``#`` starting a comment; a file past
+    MAX_CODES_BYTES is refused, never cut short."""
+    from ..files import read_capped
+
+    text = read_capped(path, MAX_CODES_BYTES, "codes file")
+    if "\0" in text:
+        raise ValueError(f"{path}: not a text file (it holds NUL bytes)")
+    codes = [word for line in text.splitlines()
+             for word in line.split("#", 1)[0].replace(",", " ").split()]
+    if not codes:
+        raise ValueError(f"{path}: no codes in it")
+    return codes

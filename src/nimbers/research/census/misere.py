@@ -224,9 +224,10 @@ ROW_FIELDS: dict[str, Callable[[Any], bool]] = {
     "generators": _int, "tame": lambda v: isinstance(v, bool), "unchanged_from": _int,
     "period": lambda v: v is None or (_ints(v) and len(v) == 2), "stopped": _text,
     "why": _text, "seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)}
-_WHOLE_FIELDS: dict[str, Callable[[Any], bool]] = {"proved": lambda v: isinstance(v, bool), "why": lambda v: isinstance(v, str),
-                 "period": lambda v: v is None or _int(v), "preperiod": lambda v: v is None
-                 or _int(v), "closed_at": lambda v: v is None or _int(v)}
+_WHOLE_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "proved": lambda v: isinstance(v, bool), "why": lambda v: isinstance(v, str),
+    "period": lambda v: v is None or _int(v), "preperiod": lambda v: v is None or _int(v),
+    "closed_at": lambda v: v is None or _int(v)}
 
 
 def row_problem(row: Any) -> str | None:
