@@ -1,0 +1,92 @@
+"""results/census4 (issue 49): the first level of the four-digit census holds what it claims --
+its files are the ones SHA256SUMS names, its classes are the 8,191 codes each once, its solved
+classes agree with every published four-digit period whose code it holds, and the independent
+checker (tools/check_certificate.py, no nimbers) accepts every certificate."""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from nimbers.games.heap import octal_game
+from nimbers.research.census.classes import codes_up_to
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "results" / "census4"
+DATA = ROOT / "tests" / "data" / "published_periods4.txt"
+
+
+def _classes() -> dict[str, dict[str, Any]]:
+    """Each class's last row (the table is appended level by level)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for line in (FOLDER / "census.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        rows[row["code"]] = row
+    return rows
+
+
+def test_the_files_are_the_ones_sha256sums_names() -> None:
+    listed = dict(reversed(line.split("  ", 1)) for line in
+                  (FOLDER / "SHA256SUMS").read_text().splitlines() if line)
+    present = {p.name for p in FOLDER.iterdir() if p.is_file() and p.name != "SHA256SUMS"}
+    assert set(listed) == present
+    for name, digest in listed.items():
+        assert hashlib.sha256((FOLDER / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_the_classes_hold_every_code_of_up_to_four_digits_once() -> None:
+    classes = _classes()
+    members = [m for row in classes.values() for m in row["members"]]
+    assert len(classes) == 780 and len(members) == len(set(members)) == 8191
+    assert set(members) == set(codes_up_to(4))
+    open_rows = [r for r in classes.values() if r["period"] is None]
+    assert len(open_rows) == 451 and all(r["reached"] == 2**16 for r in open_rows)
+
+
+def test_the_solved_classes_agree_with_the_published_periods() -> None:
+    """A published code in a solved class: the class's period is the published one."""
+    of_code = {m: row for row in _classes().values() for m in row["members"]}
+    compared = 0
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        code, _anumber, _kind, _shift, period = line.split()[:5]
+        row = of_code.get("0" + code if code.startswith(".") else code)
+        if row is not None and row["period"] is not None:
+            assert row["period"] == int(period), (code, row["code"])
+            compared += 1
+    assert compared >= 4      # .1377, .0177, .1137, .1241; .1271 and .1777 need more than 2^16
+
+
+def _checker() -> Any:
+    spec = importlib.util.spec_from_file_location("check_certificate",
+                                                  ROOT / "tools" / "check_certificate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_independent_checker_accepts_every_certificate(tmp_path: Path) -> None:
+    """Each certificate against values written by the ordinary engine; those of at most 256
+    values against the checker's own mex recursion as well; a planted wrong period refused."""
+    checker = _checker()
+    lines = (FOLDER / "certificates.jsonl").read_text().splitlines()
+    solved = [r for r in _classes().values() if r["period"] is not None]
+    assert len(lines) == len(solved)
+    for line in lines:
+        cert = json.loads(line)
+        path, values = tmp_path / "cert.json", tmp_path / "values.u32"
+        path.write_text(json.dumps(cert))
+        octal_game(cert["game"]).nim_values(cert["bound"]).astype("<u4").tofile(values)
+        args = [str(path), "--values", str(values)] if cert["bound"] > 256 else [str(path)]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert checker.main(args) == 0, cert["game"]
+    wrong = dict(json.loads(lines[-1]), period=json.loads(lines[-1])["period"] + 1)
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong))
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert checker.main([str(tmp_path / "wrong.json"), "--values", str(values)]) != 0
