@@ -71,3 +71,21 @@ def misere_heap_outcomes(digits):
             known[heaps] = bool(moves) and all(not losing(o) for o in moves)
         return known[heaps]
     return losing
+
+def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
+    """What one move on a heap may leave, from the digits of an octal code (d0.d1d2...: a
+    4 before the point splits a heap in two without taking any)."""
+    whole, point = code.split(".")
+    digits = [int(whole or "0", 8) & 4] + [int(c, 8) for c in point]
+    out = []
+    for k, d in enumerate(digits):
+        r = heap - k
+        if r < 0:
+            continue
+        if d & 1 and r == 0:
+            out.append(())
+        if d & 2 and r > 0 and k > 0:
+            out.append((r,))
+        if d & 4:
+            out.extend((a, r - a) for a in range(1, r // 2 + 1))
+    return out

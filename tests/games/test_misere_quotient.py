@@ -15,6 +15,8 @@ from itertools import combinations_with_replacement
 
 import pytest
 
+from brute_games import octal_options
+
 from nimbers.games import Nim, MisereQuotient, misere_quotient, octal_game
 
 DATA = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "misere_quotients.json")
@@ -23,23 +25,6 @@ DATA = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "miser
 
 # ---- the oracle ---------------------------------------------------------------------------
 
-def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
-    """What one move on a heap may leave, from the digits of an octal code (d0.d1d2...: a
-    4 before the point splits a heap in two without taking any)."""
-    whole, point = code.split(".")
-    digits = [int(whole or "0", 8) & 4] + [int(c, 8) for c in point]
-    out = []
-    for k, d in enumerate(digits):
-        r = heap - k
-        if r < 0:
-            continue
-        if d & 1 and r == 0:
-            out.append(())
-        if d & 2 and r > 0 and k > 0:
-            out.append((r,))
-        if d & 4:
-            out.extend((a, r - a) for a in range(1, r // 2 + 1))
-    return out
 
 
 def nim_options(heap: int) -> list[tuple[int, ...]]:

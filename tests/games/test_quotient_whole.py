@@ -19,29 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from brute_games import octal_options
+
 from nimbers.games import MisereQuotient, Nim, misere_quotient, octal_game
 from nimbers.games.quotient import proves
 from nimbers.games.quotient.whole import closing, removal_bound, whole_of
 
 
 
-def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
-    """What one move on a heap may leave, read from the code's digits (the oracle shares no
-    code with the library)."""
-    whole, point = code.split(".")
-    digits = [int(whole or "0", 8) & 4] + [int(c, 8) for c in point]
-    out: list[tuple[int, ...]] = []
-    for k, d in enumerate(digits):
-        r = heap - k
-        if r < 0:
-            continue
-        if d & 1 and r == 0:
-            out.append(())
-        if d & 2 and r > 0 and k > 0:
-            out.append((r,))
-        if d & 4:
-            out.extend((a, r - a) for a in range(1, r // 2 + 1))
-    return out
 
 
 def make_outcome(code: str):
