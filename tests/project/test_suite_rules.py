@@ -81,8 +81,10 @@ def test_examples_needing_a_missing_extra_skip_with_a_reason(tmp_path):
     (tmp_path / "sitecustomize.py").write_text(BLOCKER)
     root = TESTS.parent
     done = subprocess.run(
+        # the modules by name (--pyargs): from an unpacked sdist the installed package is the
+        # one imported, and src/nimbers/... as paths would be a second copy of it
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "--timeout", "200",
-         "src/nimbers/lazy.py", "src/nimbers/research/pictures.py", "docs/guide.md",
+         "--pyargs", "nimbers.lazy", "nimbers.research.pictures", "docs/guide.md",
          "tests/research/test_pictures.py"],
         capture_output=True, text=True, timeout=240, cwd=root,
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
