@@ -30,6 +30,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._tower import _prime_factors
 from ..games.codes import parse_take_break_code
 from ..games.heap.periodicity import GUY_SMITH, proof_rule
 
@@ -98,17 +99,6 @@ def _digits(code: str) -> list[int]:
     return list(parse_take_break_code(code, hex_ok=False).digits)
 
 
-def _primes_of(p: int) -> list[int]:
-    q, found = 2, []
-    while q * q <= p:
-        if p % q == 0:
-            found.append(q)
-            while p % q == 0:
-                p //= q
-        q += 1
-    return found + ([p] if p > 1 else [])
-
-
 def guy_smith_bound(code: str, preperiod: int, period: int) -> int:
     """The heap sizes (0 .. bound-1) the Guy-Smith theorem needs to prove period p from
     pre-period n0 for this octal code (:func:`nimbers.games.heap.periodicity.proof_rule`).
@@ -144,7 +134,7 @@ def certificate(code: str, period: int, preperiod: int, g: np.ndarray,
             raise ValueError(f"{code}: g(n + {period}) = g(n) fails for some n >= {preperiod}")
     if preperiod and head[preperiod - 1] == head[preperiod - 1 + period]:
         raise ValueError(f"{code}: the pre-period is less than {preperiod}")
-    for q in _primes_of(period):      # the least period divides every period (Fine and Wilf)
+    for q in _prime_factors(period):      # the least period divides every period (Fine and Wilf)
         if np.array_equal(head[preperiod:preperiod + period],
                           head[preperiod + period // q:preperiod + period + period // q]):
             raise ValueError(f"{code}: the period is {period // q} or less, not {period}")
