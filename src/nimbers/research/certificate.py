@@ -35,7 +35,8 @@ from ..games.codes import parse_take_break_code
 from ..games.heap.periodicity import GUY_SMITH, proof_rule
 
 __all__ = ["FORMAT", "VALUE_BYTES", "CHAIN_FROM", "ValueHasher", "values_sha256", "chain_of",
-           "certificate", "guy_smith_bound", "read_certificates", "certificate_lines"]
+           "certificate", "check_period", "guy_smith_bound", "read_certificates",
+           "certificate_lines"]
 
 FORMAT = "nimbers-certificate/1"
 #: the bytes hashed: each value as a little-endian unsigned 32-bit integer, from heap 0
@@ -113,10 +114,9 @@ def guy_smith_bound(code: str, preperiod: int, period: int) -> int:
     return a * max(preperiod, floor) + b * period + c
 
 
-def certificate(code: str, period: int, preperiod: int, g: np.ndarray,
-                source: str = "") -> dict[str, Any]:
-    """The certificate of period p from pre-period n0 of an octal game, from its values g (at
-    least the bound's; checked here, so no certificate of a false claim is ever written).
+def check_period(code: str, g: np.ndarray, preperiod: int, period: int) -> int:
+    """The Guy-Smith proof of period p from pre-period n0 checked on g: the bound it needs
+    (returned), g(n + p) = g(n) from n0 up to it, and n0 and p the least such.
 
     Raises
     ------
@@ -138,6 +138,22 @@ def certificate(code: str, period: int, preperiod: int, g: np.ndarray,
         if np.array_equal(head[preperiod:preperiod + period],
                           head[preperiod + period // q:preperiod + period + period // q]):
             raise ValueError(f"{code}: the period is {period // q} or less, not {period}")
+    return bound
+
+
+def certificate(code: str, period: int, preperiod: int, g: np.ndarray,
+                source: str = "") -> dict[str, Any]:
+    """The certificate of period p from pre-period n0 of an octal game, from its values g (at
+    least the bound's; checked here, so no certificate of a false claim is ever written).
+
+    Raises
+    ------
+    ValueError
+        Too few values, or they do not show the period from that pre-period, or they show a
+        smaller pre-period or period.
+    """
+    bound = check_period(code, g, preperiod, period)
+    head = g[:bound]
     digits = _digits(code)
     return {"format": FORMAT, "game": code, "digits": digits, "rules": RULES,
             "period": int(period), "preperiod": int(preperiod),

@@ -21,7 +21,7 @@ import numpy as np
 from ...games.codes import parse_take_break_code
 from ...games.heap import octal_game
 from ...games.heap.stats import rare_mask_of, sparse_space
-from ..certificate import guy_smith_bound
+from ..certificate import check_period, guy_smith_bound
 from .classes import dead_heaps, normalized
 from .depth import (EARLIER_RULE, EXTEND, apparent_of, cap_for, earlier_cap, engine_for,
                     mask_of_values, member_depth, pieces, proof_of)
@@ -98,12 +98,10 @@ def _check_period(row: dict[str, Any], code: str, g: np.ndarray) -> None:
     _require(row["certificate"]["bound"] == bound == len(g),
              f"the proof needs {bound} values, the row says {row['certificate']['bound']} and "
              f"reached {len(g)}")
-    _require(np.array_equal(g[n0:bound - p], g[n0 + p:bound]),
-             f"g(n + {p}) = g(n) fails for some {n0} <= n < {bound - p}")
-    _require(n0 == 0 or g[n0 - 1] != g[n0 - 1 + p], f"the pre-period is less than {n0}")
-    for d in range(1, p):
-        if p % d == 0 and np.array_equal(g[n0:n0 + p], g[n0 + d:n0 + d + p]):
-            raise _Failed(f"the period is {d} or less, not {p}")
+    try:                # the same checks a certificate is written after
+        check_period(code, g, n0, p)
+    except ValueError as failed:
+        raise _Failed(str(failed).removeprefix(f"{code}: ")) from None
     _require(row["apparent_period"] is None and row["cap"] is None,
              "an apparent period or a cap beside a proven period")
     _require(row["theorem"] == "the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)",
