@@ -5,7 +5,6 @@ checker (tools/check_certificate.py, no nimbers) accepts every certificate."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import io
 import json
@@ -29,13 +28,17 @@ def _classes() -> dict[str, dict[str, Any]]:
     return rows
 
 
+def _tool(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_files_are_the_ones_sha256sums_names() -> None:
-    listed = dict(reversed(line.split("  ", 1)) for line in
-                  (FOLDER / "SHA256SUMS").read_text().splitlines() if line)
-    present = {p.name for p in FOLDER.iterdir() if p.is_file() and p.name != "SHA256SUMS"}
-    assert set(listed) == present
-    for name, digest in listed.items():
-        assert hashlib.sha256((FOLDER / name).read_bytes()).hexdigest() == digest, name
+    """tools/results.py's own reading of a folder's SHA256SUMS: every file listed and equal."""
+    assert _tool("results_tool", ROOT / "tools" / "results.py")._sums_problem(FOLDER) is None
 
 
 def test_the_classes_hold_every_code_of_up_to_four_digits_once() -> None:
@@ -62,19 +65,10 @@ def test_the_solved_classes_agree_with_the_published_periods() -> None:
     assert compared >= 4      # .1377, .0177, .1137, .1241; .1271 and .1777 need more than 2^16
 
 
-def _checker() -> Any:
-    spec = importlib.util.spec_from_file_location("check_certificate",
-                                                  ROOT / "tools" / "check_certificate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_independent_checker_accepts_every_certificate(tmp_path: Path) -> None:
     """Each certificate against values written by the ordinary engine; those of at most 256
     values against the checker's own mex recursion as well; a planted wrong period refused."""
-    checker = _checker()
+    checker = _tool("check_certificate", ROOT / "tools" / "check_certificate.py")
     lines = (FOLDER / "certificates.jsonl").read_text().splitlines()
     solved = [r for r in _classes().values() if r["period"] is not None]
     assert len(lines) == len(solved)
