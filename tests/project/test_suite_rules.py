@@ -90,3 +90,19 @@ def test_examples_needing_a_missing_extra_skip_with_a_reason(tmp_path):
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "needs dask, not installed" in done.stdout and "needs matplotlib" in done.stdout
+
+
+def test_no_test_module_imports_another():
+    """A test module imports helpers from tests/ (oracle.py, frontier_reference.py), never
+    another test module: tools/sanitize.sh runs the suite with --import-mode=importlib, where a
+    test module is not importable by its name (a CI run once failed on exactly that)."""
+    import ast
+
+    offenders = []
+    for path in TESTS.rglob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            offenders += [f"{path.relative_to(TESTS)}: {n}" for n in names
+                          if n.split(".")[-1].startswith("test_")]
+    assert not offenders, offenders

@@ -5,7 +5,6 @@ checkpoints it refuses.  Small heads and windows send the engine through every s
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import signal
@@ -18,18 +17,11 @@ import numpy as np
 import pytest
 
 from nimbers.research.frontier import frontier_run, frontier_stats, frontier_values
-from nimbers.games import heap_game
+from frontier_reference import python_ctrl_c, reference
 
 #: the engine's values, not the proofs, are under test here: runs go on past a proof
 SMALL = {"head": 8192, "window": 8192, "stop_at_proof": False}
 TINY = {"head": 1024, "window": 4096, "stop_at_proof": False}  # the values file read back
-
-
-def reference(code: str, n: int) -> tuple[np.ndarray, str]:
-    """The ordinary engine's values and the SHA-256 of their stored layout."""
-    values = heap_game(code).nim_values(n, progress=False)
-    width = 1 if int(values.max()) < 256 else 2
-    return values, hashlib.sha256(values.astype(f"<u{width}").tobytes()).hexdigest()
 
 
 @pytest.mark.parametrize("code, n", [("grundy", 1 << 16), ("0.6", 1 << 16), ("0.16", 1 << 15),
@@ -79,13 +71,6 @@ def test_a_run_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     again = frontier_run("0.6", 1 << 15, tmp_path, threads=1, progress=False, **SMALL)
     assert again.sha256 == reference("0.6", 1 << 15)[1]
     assert frontier_run("0.6", 1000, tmp_path, progress=False, **SMALL).heap_sizes == 1 << 15
-
-
-def python_ctrl_c() -> None:
-    """In the child before it runs Python: SIGINT as a shell's foreground job has it, whatever
-    the suite inherited (nohup pytest & ignores it, and an ignored signal stays ignored
-    across exec: the child would never see its Ctrl-C)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _interrupted(folder: Path, run: str, past: int, sig: int) -> tuple[int, bytes, int]:

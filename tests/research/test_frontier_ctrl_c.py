@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from test_frontier import python_ctrl_c, reference
+from frontier_reference import python_ctrl_c, reference
 
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
 SCRIPT = ("import sys\nfrom nimbers.research.frontier import frontier_run\n"

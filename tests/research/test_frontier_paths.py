@@ -6,26 +6,17 @@ this CPU runs is tested here; a small head makes the blocks start at 2^15.  The 
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from pathlib import Path
 
 import pytest
 
 from nimbers import _core
 from nimbers.research.frontier import frontier_run
-from nimbers.games import heap_game
+
+from frontier_reference import reference
 
 PATHS = _core.frontier_paths()
 RUNS = [("grundy", 300_000, 1), ("0.6", 300_000, 2), ("0.354", 200_000, 1), ("4.044", 200_000, 2)]
-
-
-@functools.lru_cache(maxsize=None)
-def reference(code: str, n: int) -> str:
-    """The SHA-256 of the ordinary engine's values in the stored layout."""
-    values = heap_game(code).nim_values(n, progress=False)
-    width = 1 if int(values.max()) < 256 else 2
-    return hashlib.sha256(values.astype(f"<u{width}").tobytes()).hexdigest()
 
 
 def test_every_cpu_runs_the_portable_path() -> None:
@@ -42,7 +33,7 @@ def test_each_path_gives_the_ordinary_engines_values(tmp_path: Path, path: str, 
     monkeypatch.setenv("NIMBERS_FRONTIER_PATH", path)
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
-    assert stats.sha256 == reference(code, n)
+    assert stats.sha256 == reference(code, n)[1]
     assert closed_engines[-1][0] == path
     assert closed_engines[-1][1][7] >= n // 2  # most values came from the blocks
 
@@ -74,7 +65,7 @@ def test_every_thread_count_gives_the_same_values(tmp_path: Path, code: str, n: 
     one more positions go past their candidates, and the blocks go alone (the next test)."""
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=1 << 16,
                          window=1 << 17, stop_at_proof=False)
-    assert stats.sha256 == reference(code, n)
+    assert stats.sha256 == reference(code, n)[1]
     info = closed_engines[-1][1]
     assert info[10] == 0 and info[7] >= n // 3  # the blocks (from 2^18), with their helper
 
@@ -89,7 +80,7 @@ def test_candidates_made_without_the_lag_parts_give_the_ordinary_engines_values(
     is enough: the blocks keep their helper.  With three threads, while speculating too."""
     stats = frontier_run("0.364", 600_000, tmp_path, threads=threads, progress=False,
                          head=8192, window=1 << 17, stop_at_proof=False)
-    assert stats.sha256 == reference("0.364", 600_000)
+    assert stats.sha256 == reference("0.364", 600_000)[1]
     info = closed_engines[-1][1]
     assert info[11] > 0 and info[10] == 0 and info[7] >= 400_000  # made again, never alone
 
@@ -101,7 +92,7 @@ def test_blocks_that_go_alone_give_the_ordinary_engines_values(tmp_path: Path,
     while, the coverage made again from 512 (frontier/block.c, answer_lag)."""
     stats = frontier_run("0.064", 300_000, tmp_path, threads=2, progress=False, head=8192,
                          window=1 << 17, stop_at_proof=False)
-    assert stats.sha256 == reference("0.064", 300_000)
+    assert stats.sha256 == reference("0.064", 300_000)[1]
     info = closed_engines[-1][1]
     assert info[11] > 0 and info[10] > 0 and info[7] >= 200_000  # made again, then alone
 
@@ -113,7 +104,7 @@ def test_a_speculation_taken_back_gives_the_ordinary_engines_values(
     rare class, and the run goes on from it."""
     stats = frontier_run("0.034", 600_000, tmp_path, threads=3, progress=False, head=1 << 16,
                          window=1 << 17, stop_at_proof=False)
-    assert stats.sha256 == reference("0.034", 600_000)
+    assert stats.sha256 == reference("0.034", 600_000)[1]
     info = closed_engines[-1][1]
     assert info[8] >= 1  # taken back at least once
     assert info[7] >= 250_000  # and most values still came from the blocks
@@ -139,7 +130,7 @@ def test_narrow_steps_give_the_ordinary_engines_values(tmp_path: Path, path: str
     monkeypatch.setenv("NIMBERS_FRONTIER_PATH", path)
     stats = frontier_run(code, n, tmp_path, threads=threads, progress=False, head=8192,
                          window=window, stop_at_proof=False)
-    assert stats.sha256 == reference(code, n)
+    assert stats.sha256 == reference(code, n)[1]
     info = closed_engines[-1][1]
     if widens:  # a value of 7 bits, after narrow steps and before the blocks
         assert info[3] == 7 and 20_000 <= info[9] < n // 2 and info[7] >= n // 4
