@@ -14,10 +14,11 @@ runs' files an earlier deepening brought back (DIR/CODE/rare.csv, records.csv, s
 copied in too.  A class whose last row is open with no frontier run behind it (a level done in
 memory, the next not yet) keeps its rows up to its last one that has (its earlier state), so
 the table can always be published.  --codes FILE
-(default WORK/capped.txt) gets the standard forms of the classes still capped by the earlier
-rule, one a line: ``nimbers census deepen WORK/census --until 2^20 --codes FILE`` takes them
-on.  An existing WORK/census is left as it is (a deepening there goes on) but for the codes
-file.
+(default WORK/capped.txt) gets the standard forms of the classes the earlier rule capped that
+are still to be taken on (:func:`still_to_deepen`: read from every row of the table, so a
+second session resumes the first one's classes), one a line:
+``nimbers census deepen WORK/census --until 2^20 --codes FILE`` takes them on.  An existing
+WORK/census is left as it is (a deepening there goes on) but for the codes file.
 """
 from __future__ import annotations
 
@@ -32,7 +33,6 @@ CENSUS = ROOT / "results" / "census"
 
 
 def main(argv: list[str] | None = None) -> int:
-    from nimbers.research.census.depth import EARLIER_RULE
     from nimbers.research.census.report import standing
     from nimbers.research.census.table import TABLE, read_rows, write_meta
 
@@ -63,12 +63,32 @@ def main(argv: list[str] | None = None) -> int:
         write_meta(str(out), {"offsets": True, "codes": codes,
                               "until": max(int(r["depth"]) for r in rows)})
     rows = read_rows(str(out), repair=False)
-    capped = [r["code"] for r in rows if (r["depth"], r.get("cap")) == EARLIER_RULE]
+    capped = still_to_deepen(out)
     codes_file = Path(args.codes or Path(args.work) / "capped.txt")
     codes_file.write_text("".join(f"{c}\n" for c in capped), encoding="utf-8")
-    print(f"{out}: {len(rows)} classes, {len(capped)} capped by the earlier rule "
+    print(f"{out}: {len(rows)} classes, {len(capped)} capped by the earlier rule and "
+          f"still to deepen "
           f"(listed in {codes_file})")
     return 0
+
+
+def still_to_deepen(out: Path) -> list[str]:
+    """The standard forms of the classes the earlier rule capped that are still to be taken
+    on: a row of theirs anywhere in out's census.jsonl (the table keeps every level's row)
+    stood at the earlier rule's (depth, cap), and their current row is neither solved nor
+    capped by this rule.  Read from the whole history, not from the current rows alone, so a
+    second session goes on with the classes the first one took past 2^17 but not to the end
+    (the first version listed only the current rows still at 2^17, and a resumed run
+    dropped every class already deepened one level)."""
+    from nimbers.research.census.depth import EARLIER_RULE, cap_holds
+    from nimbers.research.census.report import standing
+    from nimbers.research.census.table import TABLE, read_rows
+
+    lines = (out / TABLE).read_text(encoding="utf-8").splitlines()
+    once = {m for r in map(json.loads, filter(None, lines))
+            if (r.get("depth"), r.get("cap")) == EARLIER_RULE for m in r["members"]}
+    return [r["code"] for r in read_rows(str(out), repair=False)
+            if once & set(r["members"]) and standing(r) != "solved" and not cap_holds(r)]
 
 
 def _publishable(lines: list[str], out: Path) -> list[str]:

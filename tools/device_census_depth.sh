@@ -9,7 +9,11 @@
 #    machine's setuptools is older than pyproject.toml needs);
 # 2. makes the census directory from results/census (tools/census_depth_work.py), or from
 #    $DEPTH_ROWS, the census.jsonl an earlier run of this script brought back (a class whose
-#    level was not done when the time ran out does that level again);
+#    level was not done when the time ran out does that level again); the classes taken on
+#    are those any row of that table shows capped by the earlier rule and not yet solved or
+#    capped by this one (census_depth_work.still_to_deepen), so a second session goes on
+#    with the classes the first took past 2^17 (it listed only those still at 2^17 before);
+#    a frontier run's values do not come back, so such a class's run starts again from 0;
 # 3. nimbers census deepen DIR --until UNTIL --codes capped.txt --workers $(nproc), stopped
 #    by SIGINT after SECONDS (the rows done stay: census.jsonl is append-only);
 # 4. $OUT/census.jsonl, progress.log, report.txt, runs.tar.gz (each frontier run's stats,

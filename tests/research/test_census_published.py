@@ -1,0 +1,72 @@
+"""The classes the census's earlier dense rule capped at 2^17 (issue 48) against every figure
+published for them that could be read: the OEIS entries' first values (fifteen of the 34
+classes have an entry), T. Czajka's columns for .04 and .06 at 2^17; and each class still
+capped has its reason stated in results/census/README.md (the rare share where it stands and
+what going deeper would cost)."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nimbers.games.heap import octal_game
+from nimbers.research.census.classes import canonical
+from nimbers.research.census.depth import EARLIER_RULE
+from nimbers.research.census.table import all_rows, read_rows
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CENSUS = Path(__file__).resolve().parents[2] / "results" / "census"
+
+
+def _lines(name: str) -> list[list[str]]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    return [line.split() for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def _once_capped() -> set[str]:
+    """The members of the classes a row of results/census shows capped by the earlier rule."""
+    return {m for r in all_rows(str(CENSUS), repair=False)
+            if (r["depth"], r.get("cap")) == EARLIER_RULE for m in r["members"]}
+
+
+def _current(code: str) -> dict[str, Any]:
+    """The current row of results/census for the class whose members hold code."""
+    return next(r for r in read_rows(str(CENSUS), repair=False)
+                if canonical(code) in r["members"])
+
+
+OEIS = _lines("oeis_capped_first_values.txt")
+
+
+def test_the_oeis_file_holds_the_fifteen_entries_of_the_capped_classes() -> None:
+    assert len(OEIS) == 15 and len({a for a, _c, _v in OEIS}) == 15
+    assert {canonical(code) for _a, code, _v in OEIS} <= _once_capped()
+
+
+@pytest.mark.parametrize("entry", OEIS, ids=lambda e: f"{e[0]}:{e[1]}")
+def test_the_census_rows_begin_with_the_oeis_values(entry: list[str]) -> None:
+    """a(n) = g(n) from n = 1: the ordinary engine's values for every term the entry shows,
+    and the census row's first values (heap 0 .. 31; heap 0 is 0 in every octal game and
+    not in the entries)."""
+    _a, code, values = entry
+    published = [int(v) for v in values.split(",")]
+    g = octal_game(canonical(code)).nim_values(len(published) + 1, progress=False)
+    assert [int(v) for v in g[1:]] == published
+    row = _current(code)
+    assert row["code"] == canonical(code)      # each entry names its class's standard form
+    assert row["first_values"][0] == 0
+    assert row["first_values"][1:] == published[:len(row["first_values"]) - 1]
+
+
+@pytest.mark.parametrize("fields", _lines("czajka_unsolved_dense.txt"), ids=lambda f: f[0])
+def test_the_census_rows_of_04_and_06_are_czajkas_where_he_stops(fields: list[str]) -> None:
+    """T. Czajka's UnsolvedGames.md states .04 and .06 at 2^17 heap sizes (heap 0 counted
+    among the rare, as the census counts it): a row of results/census at that depth has every
+    column of his (the ordinary engine's values are compared in test_census_dense)."""
+    game, n, largest_at, largest, mask, rare, last = fields
+    rows = [r for r in all_rows(str(CENSUS), repair=False)
+            if r["code"] == canonical(game) and r["reached"] == int(n)]
+    assert rows, f"no row of {game} at {n} heap sizes"
+    for row in rows:
+        assert (row["largest_at"], row["largest"], row["rare_mask"], row["rare_count"],
+                row["last_rare"]) == (int(largest_at), int(largest), mask, int(rare), int(last))
