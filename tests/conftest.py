@@ -126,6 +126,13 @@ SLOW = (
 )
 
 
+def pytest_configure(config):
+    """Registers the marker here, beside SLOW, rather than in pyproject.toml: a run without the
+    project's configuration (tools/sanitize.sh passes -c /dev/null) knows it too."""
+    config.addinivalue_line(
+        "markers", "slow: takes 10 s or more on a quiet 2-core machine (tests/conftest.py's SLOW)")
+
+
 def pytest_collection_modifyitems(config, items):
     """Marks the tests of SLOW ``slow`` (every parametrization of each)."""
     slow = set(SLOW)
