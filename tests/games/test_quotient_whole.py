@@ -17,13 +17,14 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from brute_games import octal_options
 
 from nimbers.games import MisereQuotient, Nim, misere_quotient, octal_game
 from nimbers.games.quotient import proves
-from nimbers.games.quotient.whole import closing, removal_bound, whole_of
+from nimbers.games.quotient.whole import closing, kernel, removal_bound, whole_of
 
 
 
@@ -99,6 +100,27 @@ def test_siegel_facts_on_every_proved_quotient():
             eight.append(code)
             assert _isomorphic(q, of_075), code
     assert eight == ["0.75", "4.56", "4.74"]
+
+
+def test_rogue_heaps_are_those_outside_the_kernel_as_misere_solver_says():
+    """MisereSolver's LastRogue is the last heap whose element lies outside the kernel (the
+    least ideal) of Q, not the pre-period less one: Kayles' is 25, its pre-period 71
+    (tests/data/published_misere_quotients.txt).  The kernel is checked here as the
+    intersection of every principal ideal xQ."""
+    q = misere_quotient(octal_game("0.77"), 400)
+    w = q.whole
+    assert (w.proved, w.period, w.preperiod, w.last_rogue, w.rogues_recur) == (
+        True, 12, 71, 25, False)
+    least = set(q.elements)
+    for x in q.elements:
+        least &= {q.multiply(x, y) for y in q.elements}
+    mask = kernel(np.array(q.table))
+    assert set(np.flatnonzero(mask).tolist()) == least
+    assert not mask[q.pretending[25]] and all(mask[q.pretending[h]] for h in range(26, 168))
+    # 0.32 is tame: heap 1 (a) lies outside the kernel and recurs with the period 3
+    w = misere_quotient(octal_game("0.32"), 60).whole
+    assert (w.period, w.last_rogue, w.rogues_recur) == (3, None, True)
+    assert "recur" in w.rogue_text()
 
 
 def test_the_check_fails_on_a_planted_pretending_function():

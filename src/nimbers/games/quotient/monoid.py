@@ -85,7 +85,7 @@ class MisereQuotient:
         """
         cached: Any = self.__dict__.get("_whole")
         if cached is None:
-            cached = whole_of(self.code, self.pretending, self.gave_up)
+            cached = whole_of(self.code, self.pretending, self.gave_up, self._mul)
             object.__setattr__(self, "_whole", cached)
         return cached  # type: ignore[no-any-return]
 

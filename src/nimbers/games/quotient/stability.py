@@ -84,9 +84,8 @@ class Evidence:
             out.append("observed only: " + "; ".join(seen))
         if self.whole is not None and self.whole.proved:
             w = self.whole
-            rogue = f"the last rogue heap is {w.last_rogue}" if w.last_rogue else "no rogue heap"
             out.append(f"whole game, proved: {w.why}; for every n >= {w.preperiod}, heap n + "
-                       f"{w.period} is heap n's element ({rogue})")
+                       f"{w.period} is heap n's element ({w.rogue_text()})")
         else:
             why = self.whole.why if self.whole is not None else "no theorem was applied"
             out.append(f"claimed: nothing for heaps over {n} ({why})")

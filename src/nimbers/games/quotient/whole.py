@@ -23,19 +23,31 @@ P: G's outcome is decided by its options, that is by the sets T of its heaps and
 of the rest; G', with every heap over N lowered by a multiple of p into (N - p, N], has the
 same sets and elements, lies among the heaps up to N where Q_N is proved, and Φ(G') = Φ(G).
 So Q_N, whose elements positions of heaps up to N already tell apart, is the whole quotient.
-The published statement takes n0 >= 0 with the check on n0 <= n < 2 n0 + p + k; n0 is taken
-at least 1 here (heap 0 is part of no split: lowering a heap to 0 tokens is a different
-move), as nimbers' Guy-Smith proofs of normal-play periods do.  First digit 4 (a split that
-removes nothing, j = 0) is covered by the same argument (j ranges over 0 .. k); the game is
-short, so the induction on its tree holds although such a move keeps the tokens.
+n0 is taken at least 1 (with n0 = 0 a split a + b could be paired with a + 0, a move of
+another digit's kind), as nimbers' Guy-Smith proofs of normal-play periods do.  First digit
+4 (a split that removes nothing, j = 0) is covered by the same argument (j ranges over
+0 .. k); the game is short, so the induction on its tree holds although such a move keeps
+the tokens.
+
+*Against the sources.*  The published statements (the two above) could not be read in full
+here, so this module rests on the proof above, not on their wording.  MisereSolver as
+published in CGSuite's source (misere/solver/CommandLineInterface.java, with
+TBCode.periodicityChecker and PeriodicityChecker) closes the game once
+m n0 + m p + k + m <= N + 1, m the bit length of the largest digit (m = 3 for octal
+digits 4 to 7), and allows n0 = 0: for two-heap games that asks more heaps than the bound
+here (Kayles: heap 253 where this closes at 167; 0.75: 34 against 21), with the same
+quotient, period and pre-period (checked on the two-digit codes and three-digit classes
+of the census, tests/data/published_misere_quotients.txt).  Both bounds are sufficient;
+the one here is the smaller, and proved.
 
 **Where it is not applied** (and the reason says so): Nim and Grundy's game (no finite
 code), hexadecimal digits 8 and up (a move may leave three heaps: the two-heap argument
 fails), a quotient not proved to heap N, a period that does not reach 2 n0 + 2p + k - 1.
 
-The pre-period reported is the least n0 >= 1 for the period p found; the *last rogue heap*
-is n0 - 1, the last heap whose element differs from the one p heaps later (none when
-n0 = 1).
+The pre-period reported is the least n0 >= 1 for the period p found.  The *rogue* heaps
+are MisereSolver's: a heap whose element lies outside the kernel (the least ideal) of Q;
+:func:`rogues` gives the last one, or says that they recur with the period.  (It is not
+n0 - 1 in general: Kayles' last rogue heap is 25, its pre-period 71.)
 
 >>> closing([0, 4, 1, 4, 1, 3, 1, 3, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2], 2)
 (2, 8, 21)
@@ -52,7 +64,8 @@ import numpy as np
 
 from ..codes import parse_take_break_code
 
-__all__ = ["WholeGame", "removal_bound", "closing", "Closure", "whole_of", "reduced_heap"]
+__all__ = ["WholeGame", "removal_bound", "closing", "Closure", "whole_of", "reduced_heap", "kernel",
+           "rogues"]
 
 
 @dataclass(frozen=True)
@@ -62,21 +75,26 @@ class WholeGame:
     proved: the periodicity theorem's hypotheses were checked on the computed Q_N (then
     period, preperiod and closed_at are set: Φ(n + period) = Φ(n) for every n >= preperiod,
     and closed_at is N, the heap whose proved Q_N closed it); why: the statement, or the
-    reason it is not proved."""
+    reason it is not proved.  last_rogue and rogues_recur need the monoid (whole_of's
+    table); to_json leaves them out, as they follow from the quotient's data."""
 
     proved: bool
     why: str
     period: int | None = None
     preperiod: int | None = None
     closed_at: int | None = None
+    #: the last rogue heap (see :func:`rogues`), None when there is none or no last one
+    last_rogue: int | None = None
+    #: True when rogue heaps recur with the period (then there is no last one)
+    rogues_recur: bool = False
 
-    @property
-    def last_rogue(self) -> int | None:
-        """The last heap whose element differs from the one a period later (preperiod - 1),
-        None when the period holds from heap 1 on or nothing is proved."""
-        if self.preperiod is None or self.preperiod <= 1:
-            return None
-        return self.preperiod - 1
+    def rogue_text(self) -> str:
+        """The rogue heaps in words (see :func:`rogues`)."""
+        if self.rogues_recur:
+            return "rogue heaps, outside the kernel, recur with the period"
+        if self.last_rogue is None:
+            return "no rogue heap (every heap's element is in the kernel)"
+        return f"the last rogue heap, the last outside the kernel, is {self.last_rogue}"
 
     def to_json(self) -> dict[str, Any]:
         return {"proved": self.proved, "why": self.why, "period": self.period,
@@ -163,9 +181,44 @@ class Closure:
         return _best(self.last, n - 1, self.k)
 
 
-def whole_of(code: str, pretending: Sequence[int], gave_up: str | None) -> WholeGame:
+def kernel(table: np.ndarray) -> np.ndarray:
+    """The kernel of a finite commutative monoid (its multiplication table), as a mask: its
+    least ideal, zQ for z the product of every element (each ideal I holds z, a multiple
+    of any of I's elements, so zQ lies in I).
+
+    >>> q = np.array([[0, 1, 2], [1, 0, 2], [2, 2, 2]])     # {1, a, z}: a² = 1, z a zero
+    >>> kernel(q).tolist()
+    [False, False, True]
+    """
+    z = 0
+    for x in range(len(table)):
+        z = int(table[z, x])
+    mask = np.zeros(len(table), dtype=bool)
+    mask[table[z]] = True
+    return mask
+
+
+def rogues(table: np.ndarray, pretending: Sequence[int], period: int,
+           preperiod: int) -> tuple[int | None, bool]:
+    """(last rogue heap, whether rogue heaps recur) of a whole quotient.  A *rogue* heap is
+    one of at least 1 token whose element lies outside the kernel of Q, as A. Siegel's
+    MisereSolver reports it ("LastRogue", the last heap whose pretending-function value is
+    not in the kernel; CGSuite's misere/solver/CommandLineInterface.java).  With the period
+    p from heap n0 on, a rogue among heaps n0 .. n0 + p - 1 recurs for ever: then there is
+    no last one (None, True)."""
+    outside = ~kernel(table)[np.asarray(pretending, dtype=np.int64)]
+    outside[0] = False
+    if outside[preperiod:preperiod + period].any():
+        return None, True
+    found = np.flatnonzero(outside[:preperiod])
+    return (int(found[-1]) if len(found) else None), False
+
+
+def whole_of(code: str, pretending: Sequence[int], gave_up: str | None,
+             table: np.ndarray | None = None) -> WholeGame:
     """What a proved Q_N (its pretending function for heaps 0 .. N) says of the whole game:
-    derived from the data alone, so a saved claim can be checked against it."""
+    derived from the data alone, so a saved claim can be checked against it; with the
+    monoid's table, the rogue heaps too."""
     n = len(pretending) - 1
     k = removal_bound(code)
     if isinstance(k, str):
@@ -178,10 +231,11 @@ def whole_of(code: str, pretending: Sequence[int], gave_up: str | None) -> Whole
             why += f"; the search stopped at {gave_up}"
         return WholeGame(False, why)
     p, n0, bound = found
+    last, recur = rogues(table, pretending, p, n0) if table is not None else (None, False)
     return WholeGame(True, f"Q_{n} is the quotient of the whole game (periodicity theorem of "
                            f"Plambeck and Siegel: the pretending function has period {p} from "
                            f"heap {n0} through heap {n} >= 2*{n0} + 2*{p} + {k} - 1 = {bound})",
-                     p, n0, n)
+                     p, n0, n, last, recur)
 
 
 def reduced_heap(heap: int, whole: WholeGame) -> int:

@@ -163,7 +163,7 @@ def tex_report(q: Any) -> str:
         out.append(f"{s} & " + " & ".join(cells) + r" \\")
     out.append(r"\end{tabular}")
     if w.proved:
-        rogue = (f", the last rogue heap is {w.last_rogue}" if w.last_rogue else "")
+        rogue = f"; {w.rogue_text()}"
         out.append(rf"\par\noindent The pretending function has period {w.period} and "
                    rf"pre-period {w.preperiod}: $\Phi(n + {w.period}) = \Phi(n)$ for all "
                    rf"$n \ge {w.preperiod}${rogue} (periodicity theorem of Plambeck and Siegel; "
