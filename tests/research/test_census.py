@@ -241,7 +241,7 @@ def test_verify_passes_and_fails_naming_the_row(tmp_path):
             return True
         return False
 
-    with pytest.raises(CensusError, match=r"\(0.77\): the largest value"):
+    with pytest.raises(CensusError, match=r"\(0.77\): largest \d+ at largest_at \d+: the largest value"):
         verify_census(str(tampered("largest", largest)[0]), workers=1, budget=60)
 
     def member(row):

@@ -313,10 +313,10 @@ def _far(row):
 
 
 EDITS = {
-    "largest": (_open_row("largest", lambda v: 9999), r"\(0.6\): the largest value"),
-    "rare_count": (_open_row("rare_count", lambda v: v + 1), r"\(0.6\): \d+ rare values"),
+    "largest": (_open_row("largest", lambda v: 9999), r"\(0.6\): largest 9999 .*: the largest value"),
+    "rare_count": (_open_row("rare_count", lambda v: v + 1), r"\(0.6\): rare_count \d+: \d+ rare values"),
     "apparent_period": (_open_row("apparent_period", lambda v: 7),
-                        r"\(0.6\): the apparent period"),
+                        r"\(0.6\): apparent_period 7: the apparent period"),
     "equal_up_to": (_open_row("equal_up_to", lambda v: v - 1), r"\(0.6\): equal_up_to is"),
     "reached": (_far, r"\(0.36\): reached 1000000000 is past"),
     "period_float": (_proven_row("period", 12.5), r"\(0.77\): a malformed row: \"period\""),

@@ -6,13 +6,13 @@ compared, the classes checked to be different games, the rows' codes checked to 
 census's codes, and the files DIR/SHA256SUMS names (the tables, the lists) checked.
 
 Proven, capped and in-memory rows are made again in full, whatever the budget.  An open row the
-frontier engine made (2^26 and 2^30 heap sizes: hours of the census's own time) is made again by
-the ordinary engine as deep as its share of the budget allows (at least ORDINARY_LEAST values,
-or exactly ``until``) and compared with the digest the census recorded of that prefix, every
-claim checked as far as the prefix decides it and against the census's lists of its rare values
-and records; the output says how far each row was made again and against what.  ``full``
-makes the rest of an open frontier row too, by a fresh frontier run (the old whole check:
-hours).
+frontier engine made (2^22 to 2^30 heap sizes: hours of the census's own time) is made again
+by the ordinary engine as deep as its share of the budget allows (at least
+``verify_row.ordinary_least`` values, or exactly ``until``) and compared with the digest the
+census recorded of that prefix, every claim checked as far as the prefix decides it and
+against the census's lists of its rare values and records; the output says how far each row
+was made again and against what, and its CPU seconds and seconds.  ``full`` makes the rest of
+an open frontier row too, by a fresh frontier run (the old whole check: hours).
 
 Verify's own frontier runs go to ``work`` (kept: a verification stopped and started again goes
 on) or to a temporary folder named with the process's id, removed at the end -- and by the
@@ -45,7 +45,7 @@ from .pool import as_done, executor
 from .run import ProgressLog
 from .schema import malformed
 from .table import META, TABLE, covered_codes, numbered_rows, read_meta, replaced_rows
-from .verify_row import MOST, check_row, whole
+from .verify_row import MOST, check_row, ordinary_least, whole
 
 __all__ = ["verify_census", "CensusError", "Verified", "check_row", "guy_smith_bound"]
 
@@ -72,6 +72,8 @@ class Verified:
     ordinary_least: int = 0
     partial: int = 0
     partial_least: int = 0
+    cpu: float = 0.0
+    longest: str = ""
 
     def __str__(self) -> str:
         whole_rows = self.rows - self.partial
@@ -86,6 +88,8 @@ class Verified:
                      f"ordinary engine to a prefix of at least {self.partial_least:,} values, "
                      "equal to the digests the census recorded (nimbers census verify --full "
                      "makes the rest)")
+        if self.longest:
+            text += (f"; {self.cpu:,.0f} CPU seconds in all, the longest row {self.longest}")
         return text
 
 
@@ -101,7 +105,8 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     directory : str
     budget : float
         Seconds the open rows may take to be recomputed (proven and capped rows are always
-        checked in full; an open row of the frontier engine goes at least to ORDINARY_LEAST);
+        checked in full; an open row of the frontier engine goes at least to
+        ``verify_row.ordinary_least``);
         an open in-memory row that cannot be recomputed in full within its share fails.
     workers, scheduler
         As for :func:`census` (with a scheduler, work must be a directory every worker sees).
@@ -162,8 +167,11 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
     proven = sum(1 for r in rows if r.get("period") is not None)
     deep = [r["ordinary"] for r in results if r["frontier"]]
     part = [r["checked"] for r, row in zip(results, rows) if r["checked"] < row["reached"]]
+    slowest = max(range(len(rows)), key=lambda i: results[i]["wall"])
+    longest = (f"{_code(rows[slowest])} ({results[slowest]['wall']:.0f} s, "
+               f"{results[slowest]['cpu']:.0f} CPU s)")
     return Verified(len(rows), proven, len(rows) - proven, len(deep), min(deep, default=0),
-                    len(part), min(part, default=0))
+                    len(part), min(part, default=0), sum(r["cpu"] for r in results), longest)
 
 
 def _chosen(numbered: list[tuple[int, dict[str, Any]]], only: Sequence[str] | None
@@ -199,14 +207,14 @@ def _check_sums(directory: str) -> None:
 
 def _check_rows(numbered: list[tuple[int, dict[str, Any]]], submit: Any, alive: Any,
                 log: ProgressLog) -> list[dict[str, Any]]:
-    """Every row's check_row result, in the table's order; the largest rows started first, the
-    slowest first among rows of one size (the census's own seconds, a schedule only: so none
-    is left alone at the end), a line as each is done."""
+    """Every row's check_row result, in the table's order; the costliest rows started first (by
+    :func:`_cost`, a schedule only: so none is left alone at the end), a line as each is done
+    saying what it was checked against and its CPU seconds and seconds."""
     rows = [row for _line, row in numbered]
     total = len(rows)
-    order = sorted(range(total), key=lambda i: (-_size(rows[i]), -_seconds(rows[i])))
+    order = sorted(range(total), key=lambda i: (-_cost(rows[i]), -_seconds(rows[i])))
     futures = {submit(rows[i]): i for i in order}
-    log.say(f"{total} rows of {TABLE} to check, the largest first")
+    log.say(f"{total} rows of {TABLE} to check, the costliest first")
 
     def tick(left: int) -> None:
         if log.due():
@@ -217,8 +225,8 @@ def _check_rows(numbered: list[tuple[int, dict[str, Any]]], submit: Any, alive: 
         i = futures[future]
         results[i] = result = future.result()
         verdict = result["error"] or f"checked, {result['against']}"
-        log.say(f"row {numbered[i][0]} ({_code(rows[i])}): {verdict}; {done} of {total} rows "
-                "done")
+        log.say(f"row {numbered[i][0]} ({_code(rows[i])}): {verdict}; {result['cpu']:.1f} CPU "
+                f"s, {result['wall']:.1f} s; {done} of {total} rows done")
     return results
 
 
@@ -279,6 +287,22 @@ def _size(row: Any) -> int:
     """The values a row holds (0 for a malformed one)."""
     reached = row.get("reached") if isinstance(row, dict) else None
     return reached if isinstance(reached, int) else 0
+
+
+def _cost(row: Any) -> float:
+    """A guess at what checking a row costs, to start the costliest first: the values the
+    ordinary engine makes again (an open frontier row: ordinary_least of them) times its rare
+    heap sizes (the sparse space's work per value; a dense row's many), and a share per
+    member."""
+    size = _size(row)
+    if not size:
+        return 0.0
+    if row.get("engine") == "frontier" and row.get("period") is None:
+        size = ordinary_least(size)
+    rare = row.get("rare_count")
+    members = row.get("members")
+    return size * float(max(rare if isinstance(rare, int) else 0, 16)) * (
+        1 + 0.2 * (len(members) if isinstance(members, list) else 0))
 
 
 def _seconds(row: Any) -> float:

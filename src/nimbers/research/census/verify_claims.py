@@ -23,6 +23,7 @@ from ...games.heap import octal_game
 from ...games.heap.stats import rare_mask_of, sparse_space
 from ..certificate import check_period, guy_smith_bound
 from .classes import dead_heaps, normalized
+from .compute import FIRST_LEVEL
 from .depth import (EARLIER_RULE, EXTEND, apparent_of, cap_for, earlier_cap, engine_for,
                     mask_of_values, member_depth, pieces, proof_of)
 
@@ -55,25 +56,28 @@ def _check_open(row: dict[str, Any], code: str, g: np.ndarray, prefix: bool = Fa
     seen in the last values), its depth and its cap (by the rule of census.depth, judged at
     the points within g)."""
     _check_open_claims(row, code)
-    _require(proof_of(g, _rules(code)) is None, "its values prove a period it does not state")
+    _require(proof_of(g, _rules(code)) is None,
+             "period null: its values prove a period it does not state")
     if not prefix:
         seen = apparent_of(g)
         _require(row["apparent_period"] == (None if seen is None else seen[0]),
-                 f"the apparent period is {None if seen is None else seen[0]}")
+                 f"apparent_period {row['apparent_period']}: the apparent period is "
+                 f"{None if seen is None else seen[0]}")
     depth, reached = row["depth"], row["reached"]
     earlier = (depth, row["cap"]) == EARLIER_RULE    # a row of a census not yet deepened
     cap = earlier_cap(g, _rules(code)) if earlier else cap_for(g, _rules(code), depth)
     _require(row["cap"] == cap, f"the rule of census.depth caps it at {cap}, not {row['cap']}")
     _require(cap is None or reached == cap, f"reached {reached}, not its cap {cap}")
     if cap is not None:
-        _require(row["engine"] == "dense", "a cap on another engine than 'dense'")
+        _require(row["engine"] == "dense", f"engine {row['engine']!r}: a cap on another engine "
+                 "than 'dense'")
 
 
 def _check_open_claims(row: dict[str, Any], code: str) -> None:
     """What an open row claims that needs no values: no proof, its engine for its depth."""
     _require(row["preperiod"] is None and row["theorem"] is None
              and row["certificate"]["bound"] is None,
-             "a pre-period, theorem or bound without a proven period")
+             "preperiod, theorem or certificate bound without a proven period")
     depth, reached = row["depth"], row["reached"]
     if row["cap"] is None:
         _require(row["engine"] == engine_for(code, depth) or (
@@ -95,70 +99,87 @@ def _check_period(row: dict[str, Any], code: str, g: np.ndarray) -> None:
     p, n0 = row["period"], row["preperiod"]
     _require(n0 is not None, "a period without a pre-period")
     bound = guy_smith_bound(code, n0, p)
-    _require(row["certificate"]["bound"] == bound == len(g),
-             f"the proof needs {bound} values, the row says {row['certificate']['bound']} and "
-             f"reached {len(g)}")
+    _require(bound == len(g), f"period {p} from preperiod {n0}: the Guy-Smith proof needs "
+             f"{bound} values, not the {len(g)} reached")
+    _require(row["certificate"]["bound"] == bound, f"certificate bound "
+             f"{row['certificate']['bound']}: the proof needs {bound} values")
     try:                # the same checks a certificate is written after
         check_period(code, g, n0, p)
     except ValueError as failed:
-        raise _Failed(str(failed).removeprefix(f"{code}: ")) from None
+        raise _Failed(f"period {p} from preperiod {n0}: "
+                      + str(failed).removeprefix(f"{code}: ")) from None
     _require(row["apparent_period"] is None and row["cap"] is None,
-             "an apparent period or a cap beside a proven period")
+             f"apparent_period {row['apparent_period']} or cap {row['cap']} beside a proven "
+             "period")
     _require(row["theorem"] == "the Guy-Smith octal periodicity theorem (Winning Ways ch. 4)",
-             "not the theorem that proves it")
+             f"theorem {row['theorem']!r} is not the theorem that proves it")
+    depth = row["depth"]
+    _require(depth & (depth - 1) == 0 and depth >= FIRST_LEVEL and len(g) <= EXTEND * depth,
+             f"depth {depth} is not a level of the census (a power of two from "
+             f"{FIRST_LEVEL}) within which its {len(g)} values were reached")
+    _require(row["engine"] == engine_for(code, depth),
+             f"engine {row['engine']!r} is not the one for depth {depth}")
 
 
 def _check_stats(row: dict[str, Any], g: np.ndarray) -> None:
     """The statistics recounted a piece at a time (a row may hold 2^30 values)."""
     largest, largest_at, zeros, last_zero = _extremes(g)
     _require(row["largest"] == largest and row["largest_at"] == largest_at,
-             f"the largest value is {largest}, first at {largest_at}")
+             f"largest {row['largest']} at largest_at {row['largest_at']}: the largest value "
+             f"is {largest}, first at {largest_at}")
     _require(row["p_positions"] == zeros and row["last_p"] == last_zero,
-             f"{zeros} P-positions, the last at {last_zero}")
+             f"p_positions {row['p_positions']}, last_p {row['last_p']}: {zeros} P-positions, "
+             f"the last at {last_zero}")
     _require(row["first_values"] == g[:len(row["first_values"])].astype(int).tolist()
              and len(row["first_values"]) == min(32, len(g)), "first_values are not g(0..31)")
     if _no_sparse_space(row):
         return
     mask = int(row["rare_mask"], 16) << 1 | int(bool(row["rare_parity"]))
-    _require(mask == mask_of_values(g, _rules(row["code"])), f"{row['rare_mask']} is not the "
+    _require(mask == mask_of_values(g, _rules(row["code"])),
+             f"rare_mask {row['rare_mask']} with rare_parity {row['rare_parity']} is not the "
              "mask making the fewest heap sizes rare")
     rare = _rare_of(row, g)
     count, last = len(rare), (int(rare[-1]) if len(rare) else None)
-    _require(row["rare_count"] == count, f"{count} rare values (heap 0 counted) under "
-             f"mask {row['rare_mask']}, not {row['rare_count']}")
-    _require(row["last_rare"] == last, f"the last rare value is at {last}")
+    _require(row["rare_count"] == count, f"rare_count {row['rare_count']}: {count} rare values "
+             f"(heap 0 counted) under mask {row['rare_mask']}")
+    _require(row["last_rare"] == last, f"last_rare {row['last_rare']}: the last rare value is "
+             f"at {last}")
 
 
-def _counted(claims: tuple[int, int], prefix: tuple[int, int | None], n: int, what: str) -> None:
-    """A count and its last heap size claimed for a whole row, against the prefix g(0..n-1):
-    the prefix's exactly when the last is below n, more than it when past."""
-    count, last = claims
+def _counted(row: dict[str, Any], fields: tuple[str, str], prefix: tuple[int, int | None],
+             n: int, what: str) -> None:
+    """A count and its last heap size claimed for a whole row (the row's two fields), against
+    the prefix g(0..n-1): the prefix's exactly when the last is below n, more than it when
+    past."""
+    count, last = row[fields[0]], row[fields[1]]
+    claimed = f"{fields[0]} {count}, {fields[1]} {last}"
     if last < n:
-        _require((count, last) == prefix, f"{prefix[0]} {what}, the last at {prefix[1]}, "
-                 f"below {n:,}: not {count} and {last}")
+        _require((count, last) == prefix, f"{claimed}: {prefix[0]} {what}, the last at "
+                 f"{prefix[1]}, below {n:,}")
     else:
-        _require(count > prefix[0], f"{count} {what} with the last at {last}, but "
-                 f"{prefix[0]} below {n:,} already")
+        _require(count > prefix[0], f"{claimed}: {prefix[0]} {what} below {n:,} already")
 
 
 def _check_stats_prefix(row: dict[str, Any], g: np.ndarray) -> None:
     """The statistics of a row as far as g(0..n-1), a prefix of its values, decides them."""
     n = len(g)
     largest, largest_at, zeros, last_zero = _extremes(g)
+    claimed = f"largest {row['largest']} at largest_at {row['largest_at']}"
     if row["largest_at"] < n:
         _require((row["largest"], row["largest_at"]) == (largest, largest_at),
-                 f"the largest value below {n:,} is {largest}, first at {largest_at}")
+                 f"{claimed}: the largest value below {n:,} is {largest}, first at "
+                 f"{largest_at}")
     else:
-        _require(row["largest"] > largest, f"the largest value is {largest} below {n:,}, "
-                 f"first at {largest_at}, not {row['largest']} first past it")
-    _counted((row["p_positions"], row["last_p"]), (zeros, last_zero), n, "P-positions")
+        _require(row["largest"] > largest, f"{claimed}: the largest value is {largest} below "
+                 f"{n:,}, first at {largest_at}")
+    _counted(row, ("p_positions", "last_p"), (zeros, last_zero), n, "P-positions")
     _require(row["first_values"] == g[:len(row["first_values"])].astype(int).tolist()
              and len(row["first_values"]) == min(32, row["reached"]),
              "first_values are not g(0..31)")
     if _no_sparse_space(row):
         return
     rare = _rare_of(row, g)
-    _counted((row["rare_count"], row["last_rare"]),
+    _counted(row, ("rare_count", "last_rare"),
              (len(rare), int(rare[-1]) if len(rare) else None), n,
              f"rare values (heap 0 counted) under mask {row['rare_mask']}")
 
@@ -179,11 +200,12 @@ def _extremes(g: np.ndarray) -> tuple[int, int, int, int]:
 def _no_sparse_space(row: dict[str, Any]) -> bool:
     """Whether the row's game never splits a heap (then it claims no sparse space)."""
     if any(d & 4 for d in _rules(row["code"])):
-        _require(row["rare_mask"] is not None, "no rare mask for a game that splits heaps")
+        _require(row["rare_mask"] is not None, "rare_mask: none for a game that splits heaps")
         return False
     _require(row["rare_mask"] is None and row["rare_count"] is None and
              row["last_rare"] is None and not row["rare_parity"],
-             "a sparse space for a game that never splits a heap")
+             "rare_mask, rare_parity, rare_count, last_rare: a sparse space for a game that "
+             "never splits a heap")
     return True
 
 
@@ -256,7 +278,7 @@ def _check_members(row: dict[str, Any], g: np.ndarray, offsets: bool, deadline: 
         proven = row["period"] is not None
         mine = _member_values(member, member_depth(row["depth"], row["reached"], proven),
                               proven, values_of)
-        _require((dead_heaps(mine) if offsets else 0) == dead, f"{member} has other dead heaps")
+        _require((dead_heaps(mine) if offsets else 0) == dead, f"dead_heaps: {member} has other dead heaps")
         other = normalized(mine, offsets)
         length = min(len(seq), len(other))
         compared.append(length)
@@ -310,7 +332,7 @@ def _check_proved_member(row: dict[str, Any], seq: _Normalized, member: str, dea
     upper = max(n0 - rep_dead, 0) + dead
     size = guy_smith_bound(member, upper, p)
     mine = octal_game(member).nim_values(size)
-    _require((dead_heaps(mine) if offsets else 0) == dead, f"{member} has other dead heaps")
+    _require((dead_heaps(mine) if offsets else 0) == dead, f"dead_heaps: {member} has other dead heaps")
     differ = np.flatnonzero(mine[: size - p] != mine[p:size])
     n0m = int(differ[-1]) + 1 if differ.size else 0
     _require(guy_smith_bound(member, n0m, p) <= size,

@@ -42,7 +42,7 @@ from .verify_claims import (LEAD, ValuesOf, _check_lists, _check_members, _check
                             _check_period, _check_stats, _check_stats_prefix, _extend, _Failed,
                             _ordinary, _require, _rules)
 
-__all__ = ["check_row", "whole", "ORDINARY_LEAST", "EXACT_UP_TO"]
+__all__ = ["check_row", "whole", "ordinary_least", "ORDINARY_LEAST", "EXACT_UP_TO"]
 
 #: values also computed by the exact scan (every split looked at): the second engine of a
 #: row the ordinary engine made, up to here (2^14: a tenth of a second)
@@ -67,7 +67,8 @@ def check_row(row: Any, seconds: float, offsets: bool, most: int = MOST,
     """One row re-checked: {"error": None or what is wrong, "prefix": its first normalized
     values as bytes, "checked": how many values were made again, "against": what they were
     checked against, in words, "frontier": whether a fresh frontier run made them all,
-    "ordinary": how many the ordinary engine made}.
+    "ordinary": how many the ordinary engine made, "cpu" and "wall": the CPU seconds of the
+    process that checked it and the seconds it took}.
 
     seconds: the row's share of the time budget (an open row the frontier engine made goes as
     deep as it allows); most: the most heap sizes the census may have reached; runs: where
@@ -75,13 +76,20 @@ def check_row(row: Any, seconds: float, offsets: bool, most: int = MOST,
     values all made again (a fresh frontier run past the ordinary engine's); until: at most
     this many values (a power of two in the row's chain); lists: a folder of the open classes'
     rare and record lists (results/census/lists) to compare the claims with."""
+    cpu, began = time.process_time(), time.monotonic()
+    done = _checked(row, began + seconds, offsets, most, runs, full, until, lists)
+    return {**done, "cpu": time.process_time() - cpu, "wall": time.monotonic() - began}
+
+
+def _checked(row: Any, deadline: float, offsets: bool, most: int, runs: str | None,
+             full: bool, until: int | None, lists: str | None) -> dict[str, Any]:
+    """check_row's result without its timing."""
     failed = {"error": None, "prefix": b"", "frontier": False, "ordinary": 0, "checked": 0,
               "against": ""}
     try:
         wrong = malformed(row)
         if wrong:
             raise _Failed(f"a malformed row: {wrong}")
-        deadline = time.monotonic() + seconds
         return {"error": None, **_check(row, deadline, offsets, most, runs, full, until, lists)}
     except _Failed as exc:
         return {**failed, "error": str(exc)}
@@ -103,14 +111,20 @@ def whole(row: Any) -> bool:
 
 def _identity(row: dict[str, Any], offsets: bool, most: int) -> None:
     code, members = row["code"], row["members"]
-    _require(code == canonical(code) and all(m == canonical(m) for m in members),
-             "a code not in the census's spelling")
+    for name, codes in (("code", [code]), ("members", members)):
+        try:
+            spelled = [canonical(c) for c in codes]
+        except ValueError as exc:       # a code of no game ('0.0' allows no move)
+            raise _Failed(f"{name}: {exc}") from None
+        _require(spelled == codes, f"{name}: a code not in the census's spelling")
     _require(code in members and standard_form(members) == code,
-             f"the standard form of {members} is {standard_form(members)}, not {code}")
-    _require(len(set(members)) == len(members), "a member twice")
+             f"code {code}: the standard form of its members {members} is "
+             f"{standard_form(members)}")
+    _require(len(set(members)) == len(members), "members: a member twice")
     _require(len(row["dead_heaps"]) == len(members), "dead_heaps does not match members")
     reached, cert = row["reached"], row["certificate"]
-    _require(cert["values"] == reached, "certificate: values is not reached")
+    _require(cert["values"] == reached, f"certificate values {cert['values']} is not reached "
+             f"{reached}")
     _require(reached <= most, f"reached {reached} is past the census's depth (at most {most} "
              "heap sizes)")
     _require(cert["offsets"] == offsets, "certificate: offsets is not the census's")
@@ -126,7 +140,7 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int, runs:
         values = octal_game(code).nim_values(target)
     else:
         values = _recompute(code, reached, whole(row) or (full and not by_frontier), deadline,
-                            least=ORDINARY_LEAST if by_frontier else 0)
+                            least=ordinary_least(reached) if by_frontier else 0)
     ordinary, made_again = len(values), False
     against = f"all {ordinary:,} values by the ordinary engine"
     if ordinary == reached and not by_frontier:
@@ -184,10 +198,10 @@ def _check_all(row: dict[str, Any], values: np.ndarray, offsets: bool, deadline:
     """Every claim of the row, on all its values."""
     code, cert, reached = row["code"], row["certificate"], row["reached"]
     sha, marks = digests(values)
-    _require(sha == cert["sha256"], f"the SHA-256 of g(0..{reached - 1}) differs: the values "
-             "are not the ones computed here")
+    _require(sha == cert["sha256"], f"certificate sha256: the SHA-256 of g(0..{reached - 1}) "
+             "differs: the values are not the ones computed here")
     _require(marks == cert["checkpoints"],
-             "the checkpoints are not the digests of the first 2^k values")
+             "certificate checkpoints: not the digests of the first 2^k values")
     _check_head(row, values, offsets)
     if row["period"] is not None:
         _check_period(row, code, values)
@@ -206,7 +220,7 @@ def _check_prefix(row: dict[str, Any], values: np.ndarray, offsets: bool,
              "powers of two from 2^12 below the heap sizes it reached)")
     sha, marks = digests(values)
     _require(recorded[str(n)] == sha and all(recorded.get(k) == v for k, v in marks.items()),
-             f"the checkpoints are not the digests of the first 2^k values (to {n:,})")
+             f"certificate checkpoints: not the digests of the first 2^k values (to {n:,})")
     _check_head(row, values, offsets)
     if row["period"] is None:
         _check_open(row, row["code"], values, prefix=True)
@@ -244,7 +258,7 @@ def _check_head(row: dict[str, Any], values: np.ndarray, offsets: bool) -> None:
     _require(np.array_equal(exact, values[:len(exact)]), "the exact scan disagrees")
     dead = dead_heaps(values[:LEAD]) if offsets else 0
     _require(row["dead_heaps"][row["members"].index(code)] == dead,
-             f"{code} has {dead} dead heaps")
+             f"dead_heaps: {code} has {dead} dead heaps")
 
 
 def _fresh_frontier(code: str, reached: int, folder: str, head: int) -> np.ndarray:
@@ -259,20 +273,33 @@ def _fresh_frontier(code: str, reached: int, folder: str, head: int) -> np.ndarr
         raise _Failed(f"the fresh frontier run in {folder} failed: {exc}") from exc
 
 
+def ordinary_least(reached: int) -> int:
+    """The values of an open frontier row the ordinary engine makes again whatever the budget:
+    ORDINARY_LEAST, or for a row not past it the largest power of two below its reached that
+    is still past the census's frontier head (2^21 of a 2^22 row: the head's values came from
+    the ordinary engine too, so only those past it compare two engines; all 2^22 would take the
+    ordinary engine an hour on the formerly dense rows, .344 and 4.327), else all of them."""
+    if reached > ORDINARY_LEAST:
+        return ORDINARY_LEAST
+    half = 1 << ((reached - 1).bit_length() - 1)
+    return half if half > FRONTIER_HEAD else reached
+
+
 def _recompute(code: str, reached: int, everything: bool, deadline: float,
                least: int = 0) -> np.ndarray:
-    """g(0 .. reached-1) from a fresh game (everything: always all of them); else only as many
-    (a power of four times 4096) as fit before the deadline, but at least least."""
+    """g(0 .. reached-1) from a fresh game (everything: always all of them); else least (a
+    power of two, at least 4096) or as many as fit before the deadline, four times more at a
+    time (each a power of two the row's chain records, or all of them)."""
     game = octal_game(code)
     if everything:
         return game.nim_values(reached)
-    level, began = min(FIRST_LEVEL, reached), time.monotonic()
+    level, began = min(max(FIRST_LEVEL, least), reached), time.monotonic()
     values = game.nim_values(level)
     while level < reached:
         spent = time.monotonic() - began
         nxt = min(4 * level, reached)
-        if level >= least and time.monotonic() + spent * ((nxt / level) ** 1.5 - 1) > deadline:
+        if time.monotonic() + spent * ((nxt / level) ** 1.5 - 1) > deadline:
             break
         level = nxt
-        values = game.nim_values(level)
+        values = game.nim_values(level)     # the game keeps its values: it goes on from them
     return values
