@@ -119,6 +119,8 @@ SLOW = (
     "tests/research/test_frontier_files.py::test_grundys_rare_values_are_flammenkamps",
     "tests/research/test_frontier_files.py::test_a_run_to_a_file_writes_progress_lines",
     "tests/research/test_frontier.py::test_ctrl_c_then_resume",
+    "tests/research/test_frontier_team.py::test_every_thread_count_on_each_game",
+    "tests/research/test_frontier_team.py::test_a_team_taken_back_or_with_remade_candidates_gives_the_same_values",
     "tests/games/test_misere_quotient.py::test_order_past_the_cap_is_proved_and_stated",
     "tests/games/test_misere_quotient.py::test_endless_powers_are_reported_as_a_sign_only",
     "tests/games/test_misere_quotient.py::test_previously_stuck_codes_against_oracle",

@@ -237,7 +237,7 @@ static PyObject *py_frontier_step(PyObject *mod, PyObject *const *args, Py_ssize
 }
 
 /* frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near, blocked,
- * taken_back, narrowed, alone_until, lag_until) */
+ * taken_back, narrowed, alone_until, lag_until, teamed) */
 static PyObject *py_frontier_info(PyObject *mod, PyObject *arg)
 {
     (void)mod;
@@ -246,12 +246,12 @@ static PyObject *py_frontier_info(PyObject *mod, PyObject *arg)
         return NULL;
     fr_info i;
     fr_get_info(s, &i);
-    return Py_BuildValue("(KKKIInnKKKKK)", (unsigned long long)i.done, (unsigned long long)i.rare,
+    return Py_BuildValue("(KKKIInnKKKKKK)", (unsigned long long)i.done, (unsigned long long)i.rare,
                          (unsigned long long)i.last_rare, i.bits, (unsigned)i.emask,
                          (Py_ssize_t)i.parts, (Py_ssize_t)i.near_limit,
                          (unsigned long long)i.blocked, (unsigned long long)i.taken_back,
                          (unsigned long long)i.narrowed, (unsigned long long)i.alone_until,
-                         (unsigned long long)i.lag_until);
+                         (unsigned long long)i.lag_until, (unsigned long long)i.teamed);
 }
 
 /* frontier_vectors() -> bool: whether this CPU runs a vector path wider than the portable one
@@ -306,7 +306,7 @@ static PyMethodDef frontier_methods[] = {
      "frontier_step(engine, out, count) -> (made, stopped)"},
     {"frontier_info", py_frontier_info, METH_O,
      "frontier_info(engine) -> (done, rare, last_rare, bits, emask, parts, near, blocked, "
-     "taken_back, narrowed, alone_until, lag_until)"},
+     "taken_back, narrowed, alone_until, lag_until, teamed)"},
     {"frontier_vectors", py_frontier_vectors, METH_NOARGS,
      "frontier_vectors() -> bool: whether this CPU runs a vector path (AVX2 or AVX-512)"},
     {"frontier_paths", py_frontier_paths, METH_NOARGS,

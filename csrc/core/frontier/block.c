@@ -22,6 +22,8 @@
  * candidate at once, and the K - 2 provers show afterwards, a settled block each in turn,
  * that no smaller value of rare class is missing (past the first few thousand heap sizes one
  * never is in the games run so far; where one is, the run is taken back to that position).
+ * Threads past the helper and FR_PROVERS provers settle each sub-block with the calling
+ * thread, as a team (block_team.c).
  * The values equal the position-by-position engine's: each step only proves a value reached
  * or finds one that is not, and a speculation stands only once proved.  The vector kernels
  * (the checks of step 2, the coverage's words) are s->kern's: AVX-512, AVX2 or portable C,
@@ -40,10 +42,11 @@
 /* ---- the step: a helper prepares the next block while this thread settles ---------------- */
 
 /* With K threads: the calling thread settles, one helper prepares (the checks of each
- * sub-block, the next block's candidates and rare coverage), and with K > 2 the K - 2 others
- * prove the blocks settled on speculation (benchmarks/README.md: "K threads"). */
+ * sub-block, the next block's candidates and rare coverage), and with K > 2 up to FR_PROVERS
+ * others prove the blocks settled on speculation (benchmarks/README.md: "K threads"); the rest
+ * settle with the calling thread (a team: block_team.c). */
 enum { SUBS = B / S };
-/* FR_PROVERS: at most this many provers (threads past FR_PROVERS + 2 are not started: the one
+/* FR_PROVERS: at most this many provers (threads past FR_PROVERS + 2 form the team: the one
  * preparing helper bounds the run from 4 threads on; measured: benchmarks/README.md, "Frontier
  * tuning notes").  FR_QUIET: speculation only this far past the last value of rare class. */
 #ifndef FR_PROVERS
@@ -51,6 +54,21 @@ enum { SUBS = B / S };
 #endif
 #ifndef FR_QUIET
 #define FR_QUIET (4 * FR_SETS * FR_BLOCK)
+#endif
+/* FR_TEAM: threads at most that settle each sub-block beside the calling thread, with
+ * speculation, the threads past the helper and the provers (block_team.c); 0 builds without.
+ * FR_TEAM_LEAST: a team only with this many such threads at least (a team settles a position
+ * about twice, once on guesses: with fewer the calling thread alone was projected faster,
+ * benchmarks/README.md, "Settling by a team").  FR_TEAM_ALWAYS: the team's rounds even with
+ * no such thread (for measuring them). */
+#ifndef FR_TEAM
+#define FR_TEAM 16
+#endif
+#ifndef FR_TEAM_LEAST
+#define FR_TEAM_LEAST 4
+#endif
+#ifndef FR_TEAM_ALWAYS
+#define FR_TEAM_ALWAYS 0
 #endif
 
 typedef struct {
@@ -183,8 +201,10 @@ static void *prover_main(void *arg)
     uint8_t *row = (uint8_t *)malloc((size_t)1 << MAX_BITS);
     for (uint64_t bi; (bi = __atomic_fetch_add(&c->claim, 1, __ATOMIC_SEQ_CST)) < c->subs / SUBS;) {
         size_t npos = settled_in(c, bi);
-        if (npos && c->start + bi * B < fail_at(c) &&
-            (!fs || !row || prove_block(c, bi, npos, fs, row) < 0))
+        int bad = 0;
+        if (npos && c->start + bi * B < fail_at(c))
+            FR_TIMED(ST_PROVE, bad = !fs || !row || prove_block(c, bi, npos, fs, row) < 0);
+        if (bad)
             __atomic_store_n(&c->prove_error, 1, __ATOMIC_RELEASE);
         pthread_mutex_lock(&c->lock);
         c->is_proved[bi] = 1;
@@ -227,7 +247,7 @@ static void *helper_main(void *arg)
         return NULL;
     for (uint64_t u = 1; u < c->subs; u++) {
         if (u >= AHEAD)
-            cover_while_waiting(c, u - AHEAD, ahead, &ahead_j);
+            FR_TIMED(ST_AHEAD, cover_while_waiting(c, u - AHEAD, ahead, &ahead_j));
         if (u % SUBS == 0)
             ahead = NULL; /* handed over below */
         if (u >= AHEAD && !wait_for(c, &c->settled, u - AHEAD)) /* values below u - AHEAD */
@@ -235,7 +255,10 @@ static void *helper_main(void *arg)
         block_prep *p = &c->b->prep[(u / SUBS) & 1];
         size_t nparts = __atomic_load_n(&c->s->nparts, __ATOMIC_ACQUIRE);
         uint64_t below = p->early ? fr_block_very_far(c->s) : UINT64_MAX;
-        if (!fr_block_prepare_sub(c->s, p, (u % SUBS) * S, nparts, AHEAD_LEAST, below, p->early)) {
+        int ok;
+        FR_TIMED(ST_PREPARE, ok = fr_block_prepare_sub(c->s, p, (u % SUBS) * S, nparts,
+                                                       AHEAD_LEAST, below, p->early));
+        if (!ok) {
             __atomic_store_n(&c->failed, 1, __ATOMIC_RELEASE);
             publish(c, &c->ready, u + 1);
             break;
@@ -250,7 +273,7 @@ static void *helper_main(void *arg)
             if (c->b->spec && next >= FR_SETS && !wait_for(c, &c->proved, next - FR_SETS + 1))
                 break;
             publish(c, &c->ready, u + 1);
-            fr_block_prepare(c->s, c->start + next * B, &c->b->prep[next & 1]);
+            FR_TIMED(ST_PREPARE, fr_block_prepare(c->s, c->start + next * B, &c->b->prep[next & 1]));
             /* the early checks (moved work, but in two passes) unless the calling thread
              * waited for this helper since the last block (without other helpers, whose
              * bounds they are): else the helper would become the longer side (a game balanced
@@ -258,8 +281,9 @@ static void *helper_main(void *arg)
             int starved = __atomic_exchange_n(&c->starved, 0, __ATOMIC_ACQ_REL);
             /* remade: new candidates, whose checks come then */
             int remade = fr_block_lag_remade(c->s, c->start + next * B);
-            fr_block_checks_ahead(c->s, &c->b->prep[next & 1], nparts, !starved && !remade);
-            fr_block_rare_coverage(c->s, &c->b->prep[next & 1]);
+            FR_TIMED(ST_PREPARE, fr_block_checks_ahead(c->s, &c->b->prep[next & 1], nparts,
+                                                       !starved && !remade));
+            FR_TIMED(ST_PREPARE, fr_block_rare_coverage(c->s, &c->b->prep[next & 1]));
             ahead = &c->b->prep[next & 1];
             ahead_j = 0;
             continue;
@@ -277,8 +301,8 @@ static void free_work(block_work *b)
     free(b->pool);
     free(b->mid);
     free((void *)b->msrc);
-    free((void *)b->fsrc);
-    free(b->fpool);
+    free((void *)b->lane.fsrc);
+    free(b->lane.fpool);
     for (int h = 0; h < 2; h++) {
         free(b->prep[h].far);
         free((void *)b->prep[h].src);
@@ -346,6 +370,7 @@ typedef struct {
     pthread_t helper, provers[FR_PROVERS];
     size_t nprovers;
     int helped;
+    fr_team *team; /* with speculation and threads past the provers: block_team.c */
 } block_threads;
 
 /* Starts the provers (speculation: three threads or more, while values of rare class come
@@ -368,8 +393,14 @@ static void start_threads(fr_state *s, pipe_ctx *c, block_work *b, block_threads
             break;
     t->helped = s->threads > 1 && c->subs > 1 && fr_cover_lagged(s) &&
                 pthread_create(&t->helper, NULL, helper_main, c) == 0;
-    if (t->helped && t->nprovers)
+    t->team = NULL;
+    if (t->helped && t->nprovers) {
+        size_t workers = (size_t)s->threads - 2 - t->nprovers;
+        workers = workers < FR_TEAM ? workers : FR_TEAM;
+        if ((workers && workers >= FR_TEAM_LEAST) || FR_TEAM_ALWAYS)
+            t->team = fr_team_new(workers); /* (none: the calling thread alone) */
         return;
+    }
     settling_stopped(c, c->start); /* no speculation after all */
     for (size_t e = 0; e < t->nprovers; e++)
         pthread_join(t->provers[e], NULL);
@@ -393,16 +424,22 @@ static int settle_blocks(fr_state *s, pipe_ctx *c, block_work *b, const block_th
         if (u % SUBS == 0 && !fr_blocks_ready(s, n0))
             break;
         if (!t->helped || u == 0) {
+            int ok;
             if (u % SUBS == 0)
-                fr_block_prepare(s, n0, p);
-            if (!fr_block_prepare_sub(s, p, j0, s->nparts, least, UINT64_MAX, 0))
+                FR_TIMED(ST_PREPARE, fr_block_prepare(s, n0, p));
+            FR_TIMED(ST_PREPARE, ok = fr_block_prepare_sub(s, p, j0, s->nparts, least,
+                                                           UINT64_MAX, 0));
+            if (!ok)
                 break;
             if (u == 0)
                 publish(c, &c->ready, 1);
         } else if (!wait_ready(c, u)) {
             break;
         }
-        status = fr_block_settle(s, p, j0, least, b, out, made);
+        if (t->team)
+            FR_TIMED(ST_TEAM, status = fr_team_settle(s, p, j0, least, b, t->team, out, made));
+        else
+            FR_TIMED(ST_SETTLE, status = fr_block_settle(s, p, j0, least, b, out, made));
         if (status == NC_OK || status == 1)
             publish(c, &c->settled, u + 1);
         if (status != NC_OK)
@@ -439,6 +476,7 @@ static void stop_threads(pipe_ctx *c, block_threads *t, size_t made)
     }
     for (size_t e = 0; e < t->nprovers; e++)
         pthread_join(t->provers[e], NULL);
+    fr_team_free(t->team);
 }
 
 int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_poll *poll)
@@ -446,6 +484,9 @@ int fr_step_blocks(fr_state *s, size_t count, uint16_t *out, size_t *made, const
     block_work *b = (block_work *)calloc(1, sizeof *b); /* its arrays grow as they need */
     if (!b)
         return NC_NOMEM;
+    b->lane.row = b->row;
+    b->lane.pending = b->fs.pending;
+    b->lane.may_make = 1;
     pipe_ctx c;
     memset(&c, 0, sizeof c);
     c.s = s;

@@ -28,6 +28,19 @@ typedef struct {
     size_t far_cap, src_cap, pool_cap, lag_cap, reach_cap;
 } block_prep;
 
+/* One thread's means of settling positions: the calling thread's lane is in block_work, a
+ * team worker has its own (block_team.c). */
+typedef struct {
+    uint8_t *row;          /* 2^MAX_BITS marks */
+    uint32_t *pending;     /* the values of rare class left open (2^MAX_BITS) */
+    const uint16_t **fsrc; /* the far and mid parts' partners for it (far_marks: made on first
+                            * use in the sub-block, fsrc_m0 == m0), split k: fsrc[k * nfm + i] */
+    uint16_t *fpool;
+    uint64_t fsrc_m0;
+    size_t fsrc_cap, fpool_cap;
+    int may_make;          /* may make the coverage's words of the block (their one owner) */
+} settle_lane;
+
 typedef struct {
     block_prep prep[2]; /* blocks n0 / B even and odd */
     part *far, *near;   /* the calling thread's split of the parts for a sub-block */
@@ -38,16 +51,13 @@ typedef struct {
     const uint16_t **msrc;
     size_t nmid;
     uint64_t m0;        /* the sub-block being settled */
-    const uint16_t **fsrc; /* the far and mid parts' partners for it (far_marks: made on first
-                            * use in the sub-block, fsrc_m0 == m0), split k: fsrc[k * nfm + i] */
-    uint16_t *fpool;
-    uint64_t fsrc_m0;
     size_t far_marked;  /* positions that went past their K candidates (far_marks) */
-    size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap, fsrc_cap, fpool_cap;
+    size_t far_cap, near_cap, src_cap, pool_cap, mid_cap, msrc_cap;
     size_t parts_seen;  /* s->nparts when they were split: later ones are near */
     uint8_t row[(size_t)1 << MAX_BITS];
     finisher_scratch fs;
     struct spec_block *spec; /* FR_SETS blocks settled on speculation (NULL: none) */
+    settle_lane lane;   /* the calling thread's (row: row, pending: fs.pending) */
 } block_work;
 
 /* A block settled on speculation (K >= 3 threads): each position took its first candidate c,
@@ -62,6 +72,15 @@ typedef struct spec_block {
     uint16_t *todo;
     size_t todo_cap;
 } spec_block;
+
+/* The position loops' helpers, inlined where they are called (in block_settle.c: the
+ * calling thread's loop and a team thread's position each get their own copy; out of line,
+ * one thread's run took 6% more CPU). */
+#if defined(__GNUC__)
+#define FR_INLINE static inline __attribute__((always_inline))
+#else
+#define FR_INLINE static inline
+#endif
 
 /* Room for need items of size bytes in *ptr (capacity *cap): 0, or -1 out of memory. */
 static inline int room(void *ptr, size_t *cap, size_t need, size_t size)
@@ -145,5 +164,48 @@ void fr_block_checks_ahead(const fr_state *s, block_prep *p, size_t nparts, int 
 /* block_settle.c */
 int fr_block_settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
                     uint16_t *out, size_t *made);
+/* The sub-block j0's parts split into far, mid and near, with their partners' sources (the
+ * start of fr_block_settle): 0, -2 out of memory, or -1 a read failed. */
+int fr_block_begin(const fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b);
+/* Position j of the begun sub-block by lane l, its partners' values read from the window (not
+ * yet settled ones too: a team's guesses): its near marks, its first candidate not reached *c,
+ * and the values of rare class below it that the marks and the coverage's words leave open,
+ * l->pending[0 .. *npending); *past when it went past its K candidates.  0; 1 when lane l
+ * may not finish it (a word of the coverage not made yet, a value past the tables); -1 an
+ * error. */
+int fr_block_guess(const fr_state *s, const block_prep *p, size_t j, const block_work *b,
+                   settle_lane *l, uint32_t *c, size_t *npending, int *past);
+/* Position j's value taken on speculation, c, with its obligations pending[0 .. npending):
+ * 0, or -1 out of memory. */
+int fr_block_record(uint64_t n0, size_t j, uint32_t c, const uint32_t *pending, size_t npending,
+                    block_work *b);
+
+/* A build with -DFR_TEAM_STATS times each role's work, on the monotonic clock, and prints the
+ * sums at exit (block_team.c; for benchmarks/README.md, "Settling by a team"). */
+enum { ST_PREPARE, ST_AHEAD, ST_PROVE, ST_SETTLE, ST_TEAM, ST_ROLES };
+#ifdef FR_TEAM_STATS
+uint64_t fr_stat_now(void);
+void fr_stat_add(int role, uint64_t ns);
+#define FR_TIMED(role, stmt)                                                                   \
+    do {                                                                                       \
+        uint64_t t0_ = fr_stat_now();                                                          \
+        stmt;                                                                                  \
+        fr_stat_add(role, fr_stat_now() - t0_);                                                \
+    } while (0)
+#else
+#define FR_TIMED(role, stmt)                                                                   \
+    do {                                                                                       \
+        stmt;                                                                                  \
+    } while (0)
+#endif
+
+/* block_team.c: a sub-block settled on speculation by a team of threads (see there). */
+typedef struct fr_team fr_team;
+/* A team of the calling thread and `workers` more (started now): NULL out of memory; fewer
+ * workers when some would not start. */
+fr_team *fr_team_new(size_t workers);
+void fr_team_free(fr_team *t);
+int fr_team_settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
+                   fr_team *t, uint16_t *out, size_t *made);
 
 #endif

@@ -41,8 +41,8 @@ static int near_sources(const fr_state *s, uint64_t m0, block_work *b)
 
 /* Marks the one-heap moves and the splits with a near part at n = m0 + j.  (The lists are
  * read into locals: a store to row may alias anything, and would reload them.) */
-static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work *b,
-                      uint8_t *row)
+FR_INLINE int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work *b,
+                         uint8_t *row)
 {
     uint64_t n = m0 + j;
     uint32_t v;
@@ -80,31 +80,31 @@ static int near_marks(const fr_state *s, uint64_t m0, size_t j, const block_work
 
 /* The partners of the far and mid parts for the sub-block b->m0, as near_sources makes those
  * of the near parts: read back once for the sub-block where they lie before the window (one
- * read each, where fr_value would read the file value by value). */
-static int far_sources(const fr_state *s, block_work *b)
+ * read each, where fr_value would read the file value by value), into lane l's arrays. */
+static int far_sources(const fr_state *s, const block_work *b, settle_lane *l)
 {
     size_t nfm = b->nfar + b->nmid, pooled = 0;
-    if (room(&b->fsrc, &b->fsrc_cap, nfm * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
-        room(&b->fpool, &b->fpool_cap, (nfm * s->nsplit + 1) * S, sizeof(uint16_t)) < 0)
+    if (room(&l->fsrc, &l->fsrc_cap, nfm * s->nsplit + 1, sizeof(uint16_t *)) < 0 ||
+        room(&l->fpool, &l->fpool_cap, (nfm * s->nsplit + 1) * S, sizeof(uint16_t)) < 0)
         return -1;
     for (size_t k = 0; k < s->nsplit; k++) {
-        const uint16_t **src = b->fsrc + k * nfm;
-        if (sources_of(s, b->m0, k, b->far, b->nfar, src, b->fpool, &pooled) < 0 ||
-            sources_of(s, b->m0, k, b->mid, b->nmid, src + b->nfar, b->fpool, &pooled) < 0)
+        const uint16_t **src = l->fsrc + k * nfm;
+        if (sources_of(s, b->m0, k, b->far, b->nfar, src, l->fpool, &pooled) < 0 ||
+            sources_of(s, b->m0, k, b->mid, b->nmid, src + b->nfar, l->fpool, &pooled) < 0)
             return -1;
     }
-    b->fsrc_m0 = b->m0;
+    l->fsrc_m0 = b->m0;
     return 0;
 }
 
 /* Marks every far (and mid) part's split at n: past the K candidates the walk goes on with
  * exact marks. */
-static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
+static int far_marks(const fr_state *s, uint64_t n, const block_work *b, settle_lane *l,
+                     uint8_t *row)
 {
     const part *far = b->far, *mid = b->mid; /* (locals: see near_marks) */
     size_t nfar = b->nfar, nmid = b->nmid;
     uint64_t largest = nfar ? far[nfar - 1].p : 0;
-    b->far_marked++;
     if (nfar && n >= s->base + s->kmax + largest) { /* every partner in the window */
         for (size_t k = 0; k < s->nsplit; k++) {
             const uint16_t *q = s->buf + (n - s->split[k] - s->base);
@@ -115,11 +115,11 @@ static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
         }
         return 0;
     }
-    if (b->fsrc_m0 != b->m0 && far_sources(s, b) < 0)
+    if (l->fsrc_m0 != b->m0 && far_sources(s, b, l) < 0)
         return -1;
     size_t j = (size_t)(n - b->m0), nfm = nfar + nmid;
     for (size_t k = 0; k < s->nsplit; k++) {
-        const uint16_t *const *src = b->fsrc + k * nfm;
+        const uint16_t *const *src = l->fsrc + k * nfm;
         for (size_t i = 0; i < nfar; i++)
             row[far[i].g ^ src[i][j]] = 1;
         for (size_t i = 0; i < nmid; i++)
@@ -129,13 +129,15 @@ static int far_marks(const fr_state *s, uint64_t n, block_work *b, uint8_t *row)
 }
 
 /* The least common value reached by no split at n0 + j, or 2^bits: the first candidate not
- * reached, or past the K candidates a walk with the far parts marked. */
-static int candidate(const fr_state *s, const block_prep *p, size_t j, block_work *b,
-                     uint32_t *c)
+ * reached, or past the K candidates a walk with the far parts marked (*past then).  0; 1
+ * when lane l would have to make a word of the coverage and may not; -1 an error. */
+FR_INLINE int candidate(const fr_state *s, const block_prep *p, size_t j, const block_work *b,
+                        settle_lane *l, uint32_t *c, int *past)
 {
+    const uint8_t *row = l->row;
     for (int i = 0; i < p->ncand[j]; i++) {
         uint32_t w = p->cand[i][j];
-        if (!p->hit[i][j] && !b->row[w]) {
+        if (!p->hit[i][j] && !row[w]) {
             *c = w;
             return 0;
         }
@@ -145,16 +147,20 @@ static int candidate(const fr_state *s, const block_prep *p, size_t j, block_wor
     const uint8_t *common = s->common[(n - s->kmin) & 1];
     uint32_t w = p->ncand[j] < K ? ts : (uint32_t)p->cand[K - 1][j] + 1;
     for (int marked = 0; w < ts; w++) {
-        if (!common[w] || b->row[w])
+        if (!common[w] || row[w])
             continue;
-        const uint64_t *words = fr_cover_common(s, p->n0, w);
+        const uint64_t *words;
+        if (l->may_make)
+            words = fr_cover_common(s, p->n0, w);
+        else if (fr_cover_common_made(s, p->n0, w, &words) < 0)
+            return 1;
         if (words && ((words[j >> 6] >> (j & 63)) & 1))
             continue;
         if (marked)
             break;
-        if (far_marks(s, n, b, b->row) < 0)
+        if (far_marks(s, n, b, l, l->row) < 0)
             return -1;
-        marked = 1;
+        marked = *past = 1;
         w--; /* w again, with the far parts marked */
     }
     *c = w;
@@ -204,22 +210,56 @@ static int mid_parts(const fr_state *s, uint64_t m0, block_prep *p, size_t j0, b
     return 0;
 }
 
-/* Position j's value taken on speculation, c (< 2^bits), and its obligations recorded: 0, or
- * -1 out of memory. */
-static int speculate(const fr_state *s, uint64_t n0, size_t j, uint32_t c, block_work *b)
+int fr_block_record(uint64_t n0, size_t j, uint32_t c, const uint32_t *pending, size_t npending,
+                    block_work *b)
 {
     spec_block *sb = &b->spec[(n0 / B) % FR_SETS];
-    size_t npending = fr_cover_pending(s, n0 + j, c, b->row, b->fs.pending, 0);
     if (j == 0)
         sb->first[0] = 0;
     size_t at = sb->first[j];
     if (room(&sb->todo, &sb->todo_cap, at + npending + 1, sizeof(uint16_t)) < 0)
         return -1;
     for (size_t i = 0; i < npending; i++)
-        sb->todo[at + i] = (uint16_t)b->fs.pending[i];
+        sb->todo[at + i] = (uint16_t)pending[i];
     sb->first[j + 1] = (uint32_t)(at + npending);
     sb->value[j] = (uint16_t)c;
     return 0;
+}
+
+/* Position j's value taken on speculation, c (< 2^bits), and its obligations recorded: 0, or
+ * -1 out of memory. */
+static int speculate(const fr_state *s, uint64_t n0, size_t j, uint32_t c, block_work *b)
+{
+    size_t npending = fr_cover_pending(s, n0 + j, c, b->row, b->fs.pending, 0);
+    return fr_block_record(n0, j, c, b->fs.pending, npending, b);
+}
+
+int fr_block_guess(const fr_state *s, const block_prep *p, size_t j, const block_work *b,
+                   settle_lane *l, uint32_t *c, size_t *npending, int *past)
+{
+    size_t ts = (size_t)1 << s->bits;
+    memset(l->row, 0, ts);
+    *past = 0;
+    if (near_marks(s, b->m0, j - (size_t)(b->m0 - p->n0), b, l->row) < 0)
+        return -1;
+    int r = candidate(s, p, j, b, l, c, past);
+    if (r || *c >= ts)
+        return r ? r : 1;
+    *npending = fr_cover_pending(s, p->n0 + j, *c, l->row, l->pending, 0);
+    return 0;
+}
+
+int fr_block_begin(const fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b)
+{
+    uint64_t m0 = p->n0 + j0;
+    b->parts_seen = s->nparts;
+    if (room(&b->far, &b->far_cap, s->nparts + 1, sizeof(part)) < 0 ||
+        room(&b->near, &b->near_cap, s->nparts + 1, sizeof(part)) < 0)
+        return -2;
+    b->nfar = split_parts(s, s->nparts, m0, least, b->far, b->near, &b->nnear);
+    b->m0 = m0;
+    b->lane.fsrc_m0 = UINT64_MAX; /* (far_marks makes the far parts' sources when it needs them) */
+    return near_sources(s, m0, b) < 0 || mid_parts(s, m0, p, j0, b) < 0 ? -1 : 0;
 }
 
 /* Settles the sub-block j0 of the prepared block: NC_OK, 1 when a value outgrew the tables
@@ -230,21 +270,18 @@ int fr_block_settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block
     unsigned bits = s->bits;
     size_t ts = (size_t)1 << bits;
     uint64_t m0 = p->n0 + j0;
-    b->parts_seen = s->nparts;
-    if (room(&b->far, &b->far_cap, s->nparts + 1, sizeof(part)) < 0 ||
-        room(&b->near, &b->near_cap, s->nparts + 1, sizeof(part)) < 0)
-        return NC_NOMEM;
-    b->nfar = split_parts(s, s->nparts, m0, least, b->far, b->near, &b->nnear);
-    b->m0 = m0;
-    b->fsrc_m0 = UINT64_MAX; /* (far_marks makes the far parts' sources when it needs them) */
-    if (near_sources(s, m0, b) < 0 || mid_parts(s, m0, p, j0, b) < 0)
-        return NC_BADARG;
+    int begun = fr_block_begin(s, p, j0, least, b);
+    if (begun < 0)
+        return begun == -2 ? NC_NOMEM : NC_BADARG;
     for (size_t j = j0; j < j0 + S; j++) {
         uint64_t n = p->n0 + j;
-        uint32_t c, v;
+        uint32_t c = 0, v;
+        int past = 0;
         memset(b->row, 0, ts);
-        if (near_marks(s, m0, j - j0, b, b->row) < 0 || candidate(s, p, j, b, &c) < 0)
+        if (near_marks(s, m0, j - j0, b, b->row) < 0 ||
+            candidate(s, p, j, b, &b->lane, &c, &past) < 0)
             return NC_BADARG;
+        b->far_marked += (size_t)past;
         if (b->spec) { /* speculation: c now, the proofs on other threads */
             if (c >= ts)
                 return 2; /* a value that widens the tables: proved here, after the step */

@@ -435,6 +435,19 @@ const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w)
     return w < s->cover->nvalues ? words_of(s, s->cover, n0, w, 1) : NULL;
 }
 
+int fr_cover_common_made(const fr_state *s, uint64_t n0, uint32_t w, const uint64_t **words)
+{
+    const fr_cover *c = s->cover;
+    int h = (int)((n0 / CB) % FR_SETS);
+    *words = NULL;
+    if (w >= c->nvalues)
+        return 0;
+    if (__atomic_load_n(&c->cstamp[h][w], __ATOMIC_ACQUIRE) != n0 + 1)
+        return -1;
+    *words = c->wordsc[h][w];
+    return 0;
+}
+
 size_t fr_cover_pending(const fr_state *s, uint64_t n, uint32_t c, const uint8_t *row,
                         uint32_t *pending, int extend)
 {

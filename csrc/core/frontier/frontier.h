@@ -49,10 +49,12 @@ int fr_step(fr_state *s, size_t count, uint16_t *out, size_t *made, const nc_pol
  * width of the values, the mask, the number of parts, the values computed a block at a time
  * (block.c), the speculations taken back (with three threads or more: each a
  * position whose proof found a smaller value of rare class), the values made by narrow steps
- * (narrow.c), and the heap sizes up to which the blocks go alone, or make their
- * candidates again without the lag parts' values (the helper's lag: block.c). */
+ * (narrow.c), the heap sizes up to which the blocks go alone, or make their
+ * candidates again without the lag parts' values (the helper's lag: block.c), and the values
+ * a team of threads settled (block_team.c; speculations taken back included). */
 typedef struct {
     uint64_t done, rare, last_rare, blocked, taken_back, narrowed, alone_until, lag_until;
+    uint64_t teamed;
     unsigned bits;
     uint32_t emask;
     size_t parts, near_limit;

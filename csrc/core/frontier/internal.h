@@ -178,6 +178,7 @@ struct fr_state {
     fr_cover *cover; /* witnesses a block at a time (cover.c); the finisher's */
     int path;                /* FR_PATH_*: the blocks' kernels (simd.c) */
     const fr_kernels *kern;
+    uint64_t teamed;     /* values settled by a team of threads (block_team.c) */
 };
 
 /* Whether heap size i of value v is rare (sparse.h's classes; every split removes tokens of
@@ -229,6 +230,9 @@ int fr_cover_active(const fr_state *s, uint64_t n0);
 /* The coverage of the value w of common class for the block n0 (a multiple of FR_BLOCK): bit
  * j of word j / 64 (8 words) when w is reached at n0 + j; NULL when none. */
 const uint64_t *fr_cover_common(const fr_state *s, uint64_t n0, uint32_t w);
+/* The same without making them (a thread other than their owner): 0 and *words (NULL: none),
+ * or -1 when they are not made yet. */
+int fr_cover_common_made(const fr_state *s, uint64_t n0, uint32_t w, const uint64_t **words);
 /* The same for a value v of rare class, witnesses from the head; only where fr_cover_active. */
 const uint64_t *fr_cover_rare(const fr_state *s, uint64_t n0, uint32_t v);
 /* The coverage of the values of rare class below c at n0 + j, extended (each value's later

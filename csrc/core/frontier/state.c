@@ -123,6 +123,7 @@ void fr_get_info(const fr_state *s, fr_info *info)
     info->narrowed = s->narrowed;
     info->alone_until = s->alone_until;
     info->lag_until = s->lag_until;
+    info->teamed = s->teamed;
 }
 
 /* Keeps the window: when the buffer is full, its last `window` values move to the front. */
