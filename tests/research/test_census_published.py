@@ -4,12 +4,14 @@ classes have an entry), T. Czajka's columns for .04 and .06 at 2^17; and each cl
 capped has its reason stated in results/census/README.md (the rare share where it stands and
 what going deeper would cost)."""
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from nimbers.games.heap import octal_game
+from nimbers.research.census import depth
 from nimbers.research.census.classes import canonical
 from nimbers.research.census.depth import EARLIER_RULE
 from nimbers.research.census.table import all_rows, read_rows
@@ -70,3 +72,42 @@ def test_the_census_rows_of_04_and_06_are_czajkas_where_he_stops(fields: list[st
     for row in rows:
         assert (row["largest_at"], row["largest"], row["rare_mask"], row["rare_count"],
                 row["last_rare"]) == (int(largest_at), int(largest), mask, int(rare), int(last))
+
+
+def _capped_table() -> dict[str, list[str]]:
+    """The README's table of the classes the earlier rule capped: code -> its cells (code,
+    members, the rare share of the latest half at 2^17, 2^18, 2^19, 2^20, where it stands)."""
+    text = (CENSUS / "README.md").read_text(encoding="utf-8")
+    part = text.split("<!-- capped classes -->")[1].split("<!-- end of capped classes -->")[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in
+            part.splitlines() if re.match(r"\| (\.|4\.)[0-7]", line)]
+    return {canonical(cells[0]): cells for cells in rows}
+
+
+def test_every_class_left_capped_has_its_reason_in_the_readme() -> None:
+    """Each class whose current row in results/census is capped is in the README's table with
+    its members, the rare share measured at each level and why it goes no deeper."""
+    table = _capped_table()
+    capped = [r for r in read_rows(str(CENSUS), repair=False) if r.get("cap") is not None]
+    assert capped
+    for row in capped:
+        cells = table[row["code"]]
+        assert int(cells[1]) == len(row["members"]), row["code"]
+        assert all(re.fullmatch(r"[0-9]+\.[0-9]{2}%|-", c) for c in cells[2:6]), cells
+        assert re.search(r"[0-9]", cells[6]), cells
+    assert set(table) == {canonical(c) for c in _once_capped_classes()}
+
+
+def _once_capped_classes() -> set[str]:
+    return {r["code"] for r in all_rows(str(CENSUS), repair=False)
+            if (r["depth"], r.get("cap")) == EARLIER_RULE}
+
+
+@pytest.mark.parametrize("code", ["0.163", "0.016"])
+def test_the_readme_table_shares_are_the_census_rules(code: str) -> None:
+    """The table's share at 2^17 is depth.rare_share on the ordinary engine's values: the
+    rare heap sizes of the latest half under the best mask of all of them."""
+    cells = _capped_table()[code]
+    rules = depth._rules(code)
+    rare, of = depth.rare_share(octal_game(code).nim_values(1 << 17, progress=False), rules)
+    assert cells[2] == f"{100 * rare / of:.2f}%", code
