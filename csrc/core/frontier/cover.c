@@ -387,7 +387,10 @@ static const uint64_t *words_of(const fr_state *s, fr_cover *c, uint64_t n0, uin
         if (c->cstamp[h][v] != n0 + 1) {
             cover_value(s, c, n0, c->cpairs + (size_t)v * CPAIRS, 0, c->ncpairs[v], CB,
                         c->wordsc[h][v]);
-            c->cstamp[h][v] = n0 + 1;
+            /* released after the words: a thread that reads the stamp with acquire
+             * (fr_cover_common_made) then reads finished words, on any CPU, not only on
+             * x86's ordered stores, and the compiler keeps the stores in this order */
+            __atomic_store_n(&c->cstamp[h][v], n0 + 1, __ATOMIC_RELEASE);
         }
         return c->wordsc[h][v];
     }
@@ -395,7 +398,7 @@ static const uint64_t *words_of(const fr_state *s, fr_cover *c, uint64_t n0, uin
         size_t len = c->npairs[v] < PAIRS_FIRST ? c->npairs[v] : PAIRS_FIRST;
         c->upto[h][v] = (uint16_t)cover_value(s, c, n0, c->pairs + (size_t)v * CPAIRS, 0, len,
                                               CB, c->words[h][v]);
-        c->stamp[h][v] = n0 + 1;
+        __atomic_store_n(&c->stamp[h][v], n0 + 1, __ATOMIC_RELEASE);
     }
     return c->words[h][v];
 }
