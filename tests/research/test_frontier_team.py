@@ -1,7 +1,9 @@
 """A team of threads settles each sub-block of the block engine on speculation
 (csrc/core/frontier/block_team.c): from eight threads on, the threads past the helper and the two
 provers (four at least) settle a sub-block's positions at once against guesses of the values before them, and
-the calling thread keeps them in order while each guess held.  Every thread count gives the
+the calling thread keeps them in order while each guess held; with a team, its idle threads
+also make the coverage's words of the next block with the preparing helper (fr_team_words: every
+team run below from its third block on).  Every thread count gives the
 ordinary engine's values (their SHA-256), the team or not; frontier_info's thirteenth field
 counts the values a team settled."""
 

@@ -90,6 +90,7 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     pthread_cond_t settled_block; /* the provers sleep on it: a block settled, or the end */
+    fr_team *volatile team;     /* the team, once started (atomic): shares the helper's words */
 } pipe_ctx;
 
 static uint64_t load_acq(volatile uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
@@ -238,6 +239,32 @@ static int wait_ready(pipe_ctx *c, uint64_t u)
     return wait_for(c, &c->ready, u + 1) && !__atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
 }
 
+/* The helper prepares the block `next` (its buffer free): its candidates, the early checks,
+ * the rare coverage.  With a team, its idle threads make the coverage's words with the helper
+ * first (fr_team_words): those of common class up to the block before's largest candidate,
+ * then those of rare class below the first candidates (the helper's preparing was the run's
+ * bound with a team: benchmarks/README.md, "Settling by a team"). */
+static void prepare_next(pipe_ctx *c, uint64_t next, size_t nparts)
+{
+    block_prep *p = &c->b->prep[next & 1];
+    uint64_t n0 = c->start + next * B;
+    fr_team *team = __atomic_load_n(&c->team, __ATOMIC_ACQUIRE);
+    if (team && next >= 2) /* (p holds the block next - 2's candidates) */
+        FR_TIMED(ST_PREPARE, fr_team_words(team, c->s, n0, (size_t)fr_block_top(p, 0) + 1, 1));
+    FR_TIMED(ST_PREPARE, fr_block_prepare(c->s, n0, p));
+    /* the early checks (moved work, but in two passes) unless the calling thread waited for
+     * this helper since the last block (without other helpers, whose bounds they are): else
+     * the helper would become the longer side (a game balanced at two threads without them:
+     * benchmarks/README.md, "Frontier tuning notes") */
+    int starved = __atomic_exchange_n(&c->starved, 0, __ATOMIC_ACQ_REL);
+    /* remade: new candidates, whose checks come then */
+    int remade = fr_block_lag_remade(c->s, n0);
+    FR_TIMED(ST_PREPARE, fr_block_checks_ahead(c->s, p, nparts, !starved && !remade));
+    if (team)
+        FR_TIMED(ST_PREPARE, fr_team_words(team, c->s, n0, fr_block_top(p, 1), 0));
+    FR_TIMED(ST_PREPARE, fr_block_rare_coverage(c->s, p));
+}
+
 static void *helper_main(void *arg)
 {
     pipe_ctx *c = (pipe_ctx *)arg;
@@ -273,17 +300,7 @@ static void *helper_main(void *arg)
             if (c->b->spec && next >= FR_SETS && !wait_for(c, &c->proved, next - FR_SETS + 1))
                 break;
             publish(c, &c->ready, u + 1);
-            FR_TIMED(ST_PREPARE, fr_block_prepare(c->s, c->start + next * B, &c->b->prep[next & 1]));
-            /* the early checks (moved work, but in two passes) unless the calling thread
-             * waited for this helper since the last block (without other helpers, whose
-             * bounds they are): else the helper would become the longer side (a game balanced
-             * at two threads without them: benchmarks/README.md, "Frontier tuning notes") */
-            int starved = __atomic_exchange_n(&c->starved, 0, __ATOMIC_ACQ_REL);
-            /* remade: new candidates, whose checks come then */
-            int remade = fr_block_lag_remade(c->s, c->start + next * B);
-            FR_TIMED(ST_PREPARE, fr_block_checks_ahead(c->s, &c->b->prep[next & 1], nparts,
-                                                       !starved && !remade));
-            FR_TIMED(ST_PREPARE, fr_block_rare_coverage(c->s, &c->b->prep[next & 1]));
+            prepare_next(c, next, nparts);
             ahead = &c->b->prep[next & 1];
             ahead_j = 0;
             continue;
@@ -399,6 +416,7 @@ static void start_threads(fr_state *s, pipe_ctx *c, block_work *b, block_threads
         workers = workers < FR_TEAM ? workers : FR_TEAM;
         if ((workers && workers >= FR_TEAM_LEAST) || FR_TEAM_ALWAYS)
             t->team = fr_team_new(workers); /* (none: the calling thread alone) */
+        __atomic_store_n(&c->team, t->team, __ATOMIC_RELEASE); /* (the helper may run) */
         return;
     }
     settling_stopped(c, c->start); /* no speculation after all */

@@ -159,6 +159,7 @@ void fr_block_prepare(const fr_state *s, uint64_t n0, block_prep *p);
 int fr_block_prepare_sub(const fr_state *s, block_prep *p, size_t j0, size_t nparts,
                          uint64_t least, uint64_t below, int more);
 uint64_t fr_block_very_far(const fr_state *s);
+uint32_t fr_block_top(const block_prep *p, int first);
 void fr_block_checks_ahead(const fr_state *s, block_prep *p, size_t nparts, int early);
 
 /* block_settle.c */
@@ -182,7 +183,8 @@ int fr_block_record(uint64_t n0, size_t j, uint32_t c, const uint32_t *pending, 
 
 /* A build with -DFR_TEAM_STATS times each role's work, on the monotonic clock, and prints the
  * sums at exit (block_team.c; for benchmarks/README.md, "Settling by a team"). */
-enum { ST_PREPARE, ST_AHEAD, ST_PROVE, ST_SETTLE, ST_TEAM, ST_ROLES };
+/* ST_SHARED: the helper's words made by team threads (fr_team_words). */
+enum { ST_PREPARE, ST_AHEAD, ST_PROVE, ST_SETTLE, ST_TEAM, ST_SHARED, ST_ROLES };
 #ifdef FR_TEAM_STATS
 uint64_t fr_stat_now(void);
 void fr_stat_add(int role, uint64_t ns);
@@ -207,5 +209,10 @@ fr_team *fr_team_new(size_t workers);
 void fr_team_free(fr_team *t);
 int fr_team_settle(fr_state *s, block_prep *p, size_t j0, uint64_t least, block_work *b,
                    fr_team *t, uint16_t *out, size_t *made);
+/* The helper's part of preparing the block n0 shared with the team: the coverage's words of
+ * the values w < hi of common class (common) or of rare class (not), each value's made by
+ * one thread, the team's idle ones and the caller; returns when all are made (the caller may
+ * then read them).  Only the helper calls it, on a block no other thread reads yet. */
+void fr_team_words(fr_team *t, const fr_state *s, uint64_t n0, size_t hi, int common);
 
 #endif

@@ -103,16 +103,25 @@ static int lag_candidates(const fr_state *s, block_prep *p, size_t j0, size_t np
     return 1;
 }
 
+/* The largest of the prepared block's first candidates (first), or of all its candidates. */
+uint32_t fr_block_top(const block_prep *p, int first)
+{
+    uint32_t top = 0;
+    for (size_t j = 0; j < B; j++)
+        if (p->ncand[j]) {
+            uint32_t c = p->cand[first ? 0 : p->ncand[j] - 1][j];
+            top = c > top ? c : top;
+        }
+    return top;
+}
+
 /* ---- 2. the candidates against every far part: s->kern->hits (simd.c) ----------- */
 
 /* The coverage of the values of rare class below the block's first candidates (the first
  * candidates are most positions' values), made while the block before is settled. */
 void fr_block_rare_coverage(const fr_state *s, const block_prep *p)
 {
-    uint32_t top = 0;
-    for (size_t j = 0; j < B; j++)
-        if (p->ncand[j] && p->cand[0][j] > top)
-            top = p->cand[0][j];
+    uint32_t top = fr_block_top(p, 1);
     for (uint32_t v = 0; v < top; v++)
         if (!s->common[0][v] || !s->common[1][v])
             fr_cover_rare(s, p->n0, v);

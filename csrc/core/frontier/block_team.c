@@ -75,6 +75,13 @@ struct fr_team {
     uint16_t list[S];          /* the round's positions (of the block) */
     team_result res[S];
     uint16_t guess[S];         /* what the positions of the sub-block read at each position */
+    /* the helper's words of the next block, shared with idle team threads (fr_team_words;
+     * under lock but jdone): the values [0, jhi) of one class, one a claim */
+    const fr_state *js;
+    uint64_t jn0;
+    int jcommon;
+    volatile size_t jnext, jhi; /* (atomic: job_left reads them outside the lock) */
+    volatile size_t jdone;     /* values claimed and made (atomic) */
 };
 
 #ifdef FR_TEAM_STATS
@@ -100,8 +107,10 @@ void fr_stat_add(int role, uint64_t ns)
 }
 static void print_stats(void)
 {
-    fprintf(stderr, "roles ns: prepare %llu ahead %llu prove %llu settle %llu team %llu\n",
-            (unsigned long long)st_role[ST_PREPARE], (unsigned long long)st_role[ST_AHEAD],
+    fprintf(stderr, "roles ns: prepare %llu (words shared %llu) ahead %llu prove %llu settle "
+            "%llu team %llu\n",
+            (unsigned long long)st_role[ST_PREPARE], (unsigned long long)st_role[ST_SHARED],
+            (unsigned long long)st_role[ST_AHEAD],
             (unsigned long long)st_role[ST_PROVE], (unsigned long long)st_role[ST_SETTLE],
             (unsigned long long)st_role[ST_TEAM]);
     fprintf(stderr, "team: sub-blocks %llu rounds %llu positions settled in parallel %llu kept "
@@ -154,6 +163,52 @@ static void run_round(fr_team *t, settle_lane *l, uint64_t round)
     }
 }
 
+/* The coverage's words of the value w for the block n0, when w is of the job's class (the
+ * job's values [0, jhi) are of both). */
+static void make_words(const fr_state *s, uint64_t n0, uint32_t w, int common)
+{
+    int of_common = s->common[0][w] || s->common[1][w];
+    int of_rare = !s->common[0][w] || !s->common[1][w];
+    if (common && of_common)
+        (void)fr_cover_common(s, n0, w);
+    else if (!common && of_rare)
+        (void)fr_cover_rare(s, n0, w);
+}
+
+/* Claims and makes the job's words, a value a claim, until none is left or (round: not
+ * UINT64_MAX) a round other than `round` starts: the round goes first. */
+static void run_words(fr_team *t, uint64_t round)
+{
+    for (;;) {
+        pthread_mutex_lock(&t->lock);
+        size_t at = __atomic_load_n(&t->jnext, __ATOMIC_RELAXED);
+        int mine = (round == UINT64_MAX || t->round == round) &&
+                   at < __atomic_load_n(&t->jhi, __ATOMIC_RELAXED);
+        uint32_t w = (uint32_t)at;
+        if (mine)
+            __atomic_store_n(&t->jnext, at + 1, __ATOMIC_RELAXED);
+        const fr_state *s = t->js;
+        uint64_t n0 = t->jn0;
+        int common = t->jcommon;
+        pthread_mutex_unlock(&t->lock);
+        if (!mine)
+            return;
+        if (round == UINT64_MAX)
+            make_words(s, n0, w, common); /* the helper's own: timed as its preparing */
+        else
+            FR_TIMED(ST_SHARED, make_words(s, n0, w, common));
+        /* released after the words (their stamps too): fr_team_words reads it with acquire */
+        __atomic_fetch_add(&t->jdone, 1, __ATOMIC_RELEASE);
+    }
+}
+
+/* Whether the job has values left to claim (a hint outside the lock). */
+static int job_left(fr_team *t)
+{
+    return __atomic_load_n(&t->jnext, __ATOMIC_RELAXED) <
+           __atomic_load_n(&t->jhi, __ATOMIC_RELAXED);
+}
+
 static void *worker_main(void *arg)
 {
     team_worker *w = (team_worker *)arg;
@@ -161,21 +216,47 @@ static void *worker_main(void *arg)
     uint64_t seen = 0;
     for (;;) {
         uint64_t round = __atomic_load_n(&t->round, __ATOMIC_ACQUIRE);
-        for (int spin = 0; round == seen && spin < 2000; spin++) { /* then sleeping */
-            CPU_RELAX();
+        for (int spin = 0; round == seen && !job_left(t) && spin < 2000; spin++) {
+            CPU_RELAX(); /* then sleeping */
             round = __atomic_load_n(&t->round, __ATOMIC_ACQUIRE);
         }
         pthread_mutex_lock(&t->lock);
-        while (t->round == seen && !t->quit)
+        while (t->round == seen && !t->quit && !job_left(t))
             pthread_cond_wait(&t->go, &t->lock);
         round = t->round;
         int quit = t->quit;
         pthread_mutex_unlock(&t->lock);
         if (quit)
             return NULL;
+        if (round == seen) { /* no round: the helper's words */
+            run_words(t, round);
+            continue;
+        }
         seen = round;
         run_round(t, &w->lane, round);
     }
+}
+
+void fr_team_words(fr_team *t, const fr_state *s, uint64_t n0, size_t hi, int common)
+{
+    if (!hi)
+        return;
+    pthread_mutex_lock(&t->lock);
+    t->js = s;
+    t->jn0 = n0;
+    t->jcommon = common;
+    __atomic_store_n(&t->jdone, 0, __ATOMIC_RELAXED); /* (the job before: all done) */
+    __atomic_store_n(&t->jnext, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->jhi, hi, __ATOMIC_RELAXED);
+    pthread_cond_broadcast(&t->go);
+    pthread_mutex_unlock(&t->lock);
+    run_words(t, UINT64_MAX);
+    /* the values others claimed: each is one value's words, being made now */
+    for (unsigned spin = 0; __atomic_load_n(&t->jdone, __ATOMIC_ACQUIRE) < hi; spin++)
+        if (spin > 1000)
+            sched_yield();
+        else
+            CPU_RELAX();
 }
 
 static int lane_init(settle_lane *l)
