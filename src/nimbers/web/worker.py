@@ -106,8 +106,13 @@ def _answer(name: str, kwargs: dict[str, Any]) -> tuple[str, Any]:
 
 def _exit_when_closed(lifeline: int) -> None:
     """Waits for the end of the lifeline (nothing is ever written on it), then ends the
-    process at once, whatever its main thread is doing."""
-    while os.read(lifeline, 1):
+    process at once, whatever its main thread is doing.  A lifeline that cannot be read (the
+    pool closed it while starting this worker: EBADF) is ended too, not a traceback and a
+    worker left without one."""
+    try:
+        while os.read(lifeline, 1):
+            pass
+    except OSError:
         pass
     os._exit(0)
 
