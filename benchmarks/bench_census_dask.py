@@ -5,8 +5,9 @@ would take, projected from the rows' own seconds.
     python benchmarks/bench_census_dask.py --digits 4 --until 2^12 --workers 2
     python benchmarks/bench_census_dask.py --digits 3 --until 2^16 --workers 2 --machines 1,4,16
 
-The cluster is started as a user starts one (``dask scheduler`` and ``--workers`` times
-``dask worker ADDRESS --nthreads 1``, all on 127.0.0.1) and stopped at the end.  Both runs
+The cluster is dask's own ``LocalCluster`` on 127.0.0.1 (a scheduler and ``--workers``
+worker processes of one thread each; the tests start ``dask scheduler`` and ``dask worker``
+from the command line instead), stopped at the end.  Both runs
 start from nothing in temporary directories; the SHA-256 of their CSV exports must agree (the
 table does not depend on where it was made).  The projection: the classes of a level are
 independent tasks, so a level on M machines of C cores takes about max(the level's task
@@ -20,8 +21,6 @@ import argparse
 import contextlib
 import hashlib
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,35 +37,15 @@ from nimbers.research.census.table import read_rows  # noqa: E402
 from nimbers.research.export import export_table  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def dask_cluster(workers: int) -> Iterator[str]:
-    """A dask scheduler and `workers` one-thread workers on 127.0.0.1; yields its address."""
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                               "127.0.0.1", "--port", str(port), "--dashboard-address",
-                               f"127.0.0.1:{_free_port()}"], **quiet)]
-    try:
-        procs += [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
-                                    "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
-                                   **quiet) for _ in range(workers)]
-        yield address
-    finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    """dask's own LocalCluster: a scheduler on 127.0.0.1 and `workers` worker processes of one
+    thread each (nannied, as `dask worker` starts them); yields the scheduler's address."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
 
 
 def _run(label: str, out: str, **where: object) -> tuple[str, float, float, list[dict]]:
