@@ -271,8 +271,14 @@ def _remove_orphans(parent: str) -> None:
     """Removes PARENT/nimbers-verify-PID-* folders whose process is gone."""
     for name in os.listdir(parent):
         found = re.fullmatch(re.escape(PREFIX) + r"(\d+)-\w+", name)
+        if found is None:
+            continue
         path = os.path.join(parent, name)
-        if found is None or not stat.S_ISDIR(os.lstat(path).st_mode) or _alive(int(found[1])):
+        try:        # another verify may remove its own folder meanwhile
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISDIR(mode) or _alive(int(found[1])):
             continue
         shutil.rmtree(path, ignore_errors=True)
 
