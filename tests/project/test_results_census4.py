@@ -94,3 +94,9 @@ def test_the_independent_checker_accepts_every_certificate(tmp_path: Path) -> No
     (tmp_path / "wrong.json").write_text(json.dumps(wrong))
     with contextlib.redirect_stdout(io.StringIO()):
         assert checker.main([str(tmp_path / "wrong.json"), "--values", str(values)]) != 0
+
+
+def test_no_results_folder_holds_a_run_directorys_lock() -> None:
+    """A lock file is a live run's (and the sdist leaves it out, so a SHA256SUMS naming one
+    fails there): results/ holds finished, copied tables only."""
+    assert not sorted((ROOT / "results").rglob("lock"))

@@ -90,6 +90,8 @@ def test_a_foreign_folder_is_refused(tmp_path):
     assert not (tmp_path / META).exists() and (tmp_path / "notes.txt").read_text() == "mine"
     done = _cli("--digits", "1", "--until", "64", "--out", str(tmp_path))
     assert _one_line_error(done) and "notes.txt" in done.stderr
+    # the refused folder keeps nothing of the census's, not even the lock file it tried
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
     frontier = tmp_path / "f"
     frontier.mkdir()
     (frontier / MANIFEST).write_text(json.dumps({"tool": "frontier", "sessions": []}))

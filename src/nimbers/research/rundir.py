@@ -126,10 +126,13 @@ class RunDirectory:
         if self.folder.exists() and not self.folder.is_dir():
             raise ValueError(f"{self.folder} is not a directory")
         self.folder.mkdir(parents=True, exist_ok=True)
+        made_lock = not (self.folder / LOCK).exists()
         self.lock()
         try:
             self._claim(fresh, state)
         except BaseException:
+            if made_lock:  # a refused folder keeps nothing of ours (no run of this tool is there)
+                (self.folder / LOCK).unlink(missing_ok=True)
             self.unlock()
             raise
 
