@@ -72,6 +72,7 @@ def misere_heap_outcomes(digits):
         return known[heaps]
     return losing
 
+
 def octal_options(code: str, heap: int) -> list[tuple[int, ...]]:
     """What one move on a heap may leave, from the digits of an octal code (d0.d1d2...: a
     4 before the point splits a heap in two without taking any)."""

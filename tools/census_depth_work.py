@@ -66,9 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     capped = still_to_deepen(out)
     codes_file = Path(args.codes or Path(args.work) / "capped.txt")
     codes_file.write_text("".join(f"{c}\n" for c in capped), encoding="utf-8")
-    print(f"{out}: {len(rows)} classes, {len(capped)} capped by the earlier rule and "
-          f"still to deepen "
-          f"(listed in {codes_file})")
+    print(f"{out}: {len(rows)} classes, {len(capped)} capped by the earlier rule and still "
+          f"to deepen (listed in {codes_file})")
     return 0
 
 

@@ -25,8 +25,6 @@ DATA = json.loads((pathlib.Path(__file__).resolve().parents[1] / "data" / "miser
 
 # ---- the oracle ---------------------------------------------------------------------------
 
-
-
 def nim_options(heap: int) -> list[tuple[int, ...]]:
     return [(j,) if j else () for j in range(heap)]
 

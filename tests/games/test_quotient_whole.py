@@ -27,9 +27,6 @@ from nimbers.games.quotient import proves
 from nimbers.games.quotient.whole import closing, kernel, removal_bound, whole_of
 
 
-
-
-
 def make_outcome(code: str):
     @lru_cache(maxsize=None)
     def losing(position: tuple[int, ...]) -> bool:

@@ -25,10 +25,16 @@ def _lines(name: str) -> list[list[str]]:
     return [line.split() for line in text.splitlines() if line and not line.startswith("#")]
 
 
+def _once_capped_rows() -> list[dict[str, Any]]:
+    """The rows of results/census (every level's) that show a class capped by the earlier
+    rule."""
+    return [r for r in all_rows(str(CENSUS), repair=False)
+            if (r["depth"], r.get("cap")) == EARLIER_RULE]
+
+
 def _once_capped() -> set[str]:
     """The members of the classes a row of results/census shows capped by the earlier rule."""
-    return {m for r in all_rows(str(CENSUS), repair=False)
-            if (r["depth"], r.get("cap")) == EARLIER_RULE for m in r["members"]}
+    return {m for r in _once_capped_rows() for m in r["members"]}
 
 
 def _current(code: str) -> dict[str, Any]:
@@ -95,12 +101,7 @@ def test_every_class_left_capped_has_its_reason_in_the_readme() -> None:
         assert int(cells[1]) == len(row["members"]), row["code"]
         assert all(re.fullmatch(r"[0-9]+\.[0-9]{2}%|-", c) for c in cells[2:6]), cells
         assert re.search(r"[0-9]", cells[6]), cells
-    assert set(table) == {canonical(c) for c in _once_capped_classes()}
-
-
-def _once_capped_classes() -> set[str]:
-    return {r["code"] for r in all_rows(str(CENSUS), repair=False)
-            if (r["depth"], r.get("cap")) == EARLIER_RULE}
+    assert set(table) == {canonical(r["code"]) for r in _once_capped_rows()}
 
 
 @pytest.mark.parametrize("code", ["0.163", "0.016"])
