@@ -10,7 +10,11 @@ with its CPU seconds (``time.process_time``: this process and its threads, so a 
 machine's load does not count), how it stands after the level and the engine; then per depth
 the mean, median and largest CPU seconds of the classes it took there, and the census's total
 at that level extrapolated from the sample (its CPU seconds there over the classes drawn,
-times the classes open in DIR: a class proven earlier costs nothing deeper).  The sample is
+times the classes open in DIR: a class proven or capped earlier costs nothing deeper).  The
+classes are taken under DIR's depth rule (its census.json's, or its digits' default: for
+``--digits 4`` judged dense from 2^18, a capped class's members compared to 2^16), or with
+``--rule-digits K`` under the default rule of a K-digit census (3: 2^20 throughout, the rule
+before 2026-11-28).  The sample is
 drawn by ``random.Random(seed)`` from the open classes in the order of their standard forms,
 so the same DIR and seed give the same classes on any machine.
 
@@ -39,10 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nimbers.games.heap import octal_game  # noqa: E402
 from nimbers.research.census import compute  # noqa: E402
-from nimbers.research.census.depth import is_dense  # noqa: E402
+from nimbers.research.census.depth import DepthRule, is_dense, rule_for_digits  # noqa: E402
 from nimbers.research.census.classes import standard_key  # noqa: E402
 from nimbers.research.census.report import standing  # noqa: E402
-from nimbers.research.census.table import read_rows  # noqa: E402
+from nimbers.research.census.table import census_rule, read_meta, read_rows  # noqa: E402
 
 
 def _count(text: str) -> int:
@@ -64,10 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sample", type=int, default=24, help="classes drawn (default 24)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--judge", help="judge a sample of codes for density at this depth")
+    p.add_argument("--rule-digits", type=int, help="the default depth rule of a census of "
+                   "this many digits instead of DIR's own (3: the rule before 2026-11-28)")
     args = p.parse_args(argv)
     if args.judge:
         return _judge(args.census, _count(args.judge), args.sample, args.seed)
     depths = [_count(d) for d in args.depths.split(",")]
+    rule: DepthRule = rule_for_digits(args.rule_digits) if args.rule_digits else \
+        census_rule(read_meta(args.census))
+    print(json.dumps({"rule": rule.as_json()}), flush=True)
     picked, open_count = _sample(args.census, args.sample, args.seed)
     seconds: dict[int, list[float]] = {d: [] for d in depths}
     with tempfile.TemporaryDirectory() as runs:
@@ -75,12 +84,13 @@ def main(argv: list[str] | None = None) -> int:
             members = list(row["members"])
             for depth in depths:
                 began = time.process_time()
-                out = compute.solve_class(members, depth, runs, True, False)
+                out = compute.solve_class(members, depth, runs, True, False, rule)
                 spent = time.process_time() - began
                 seconds[depth].append(spent)
                 print(json.dumps({"code": row["code"], "members": len(members), "depth": depth,
                                   "cpu_s": round(spent, 3), "rows": len(out),
-                                  "standing": standing(out[0]), "engine": out[0]["engine"]}),
+                                  "standing": standing(out[0]), "engine": out[0]["engine"],
+                                  "cap": out[0]["cap"]}),
                       flush=True)
                 if all(standing(r) != "open" for r in out):
                     break       # solved or capped: the census takes it no deeper

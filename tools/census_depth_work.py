@@ -81,13 +81,16 @@ def still_to_deepen(out: Path) -> list[str]:
     dropped every class already deepened one level)."""
     from nimbers.research.census.depth import EARLIER_RULE, cap_holds
     from nimbers.research.census.report import standing
-    from nimbers.research.census.table import TABLE, read_rows
+    from nimbers.research.census.table import (TABLE, census_rule, covered_codes, read_meta,
+                                               read_rows)
 
     lines = (out / TABLE).read_text(encoding="utf-8").splitlines()
     once = {m for r in map(json.loads, filter(None, lines))
             if (r.get("depth"), r.get("cap")) == EARLIER_RULE for m in r["members"]}
-    return [r["code"] for r in read_rows(str(out), repair=False)
-            if once & set(r["members"]) and standing(r) != "solved" and not cap_holds(r)]
+    rows = read_rows(str(out), repair=False)
+    rule = census_rule(read_meta(str(out)), covered_codes(rows))     # the census's own
+    return [r["code"] for r in rows
+            if once & set(r["members"]) and standing(r) != "solved" and not cap_holds(r, rule)]
 
 
 def _publishable(lines: list[str], out: Path) -> list[str]:

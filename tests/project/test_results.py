@@ -120,9 +120,9 @@ def _taken_on() -> set[str]:
 
 
 def test_the_census_agrees_with_czajkas_solved_games_and_counts_only_proofs() -> None:
-    from nimbers.research.census.depth import DENSE_DEPTH, EARLIER_RULE
+    from nimbers.research.census.depth import EARLIER_RULE, cap_holds, rule_for_digits
     from nimbers.research.census.report import census_report, is_solved
-    from nimbers.research.census.table import read_rows
+    from nimbers.research.census.table import census_rule, covered_codes, read_meta, read_rows
     from nimbers.research.export import compare_table
 
     rows = read_rows(str(CENSUS), repair=False)
@@ -130,12 +130,14 @@ def test_the_census_agrees_with_czajkas_solved_games_and_counts_only_proofs() ->
     assert not found.differences
     report = census_report(str(CENSUS), plot=None)
     assert report.classes == 174 and report.codes == 1023
+    rule = census_rule(read_meta(str(CENSUS)), covered_codes(rows))
+    assert rule == rule_for_digits(3)       # the rule every row here was made under
     for row in rows:
         if is_solved(row):
             assert row["certificate"]["bound"] is not None and row["period"] is not None
         elif row.get("cap"):    # no useful sparse space where it stopped, stated
             assert row["reached"] == row["cap"] and (
-                (row["depth"], row["cap"]) == EARLIER_RULE or row["cap"] >= DENSE_DEPTH)
+                (row["depth"], row["cap"]) == EARLIER_RULE or cap_holds(row, rule))
         else:   # every open row at the depth results/census/README.md states, or deeper
             least = 2**22 if row["code"] in _taken_on() else 2**26
             assert row["depth"] == row["reached"] and row["depth"] >= least

@@ -2,6 +2,7 @@
 it runs.
 
     nimbers census --digits 3 --out DIR [--until 2^24] [--workers N | --scheduler tcp://H:P]
+        [--dense-depth N] [--member-depth N] [--dense-member-depth N]
     nimbers census deepen DIR --until 2^26
     nimbers census verify DIR [--only CODE ...] [--until 2^k] [--full] [--budget S] [--work RUNS]
     nimbers census report DIR [--plot FILE]
@@ -37,7 +38,8 @@ ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "run": ("compute the table (the default action): every code of --digits or --codes, each "
             "class taken level by level to --until or proven, its rows in DIR/census.jsonl; "
             "run the same command again after a stop to go on",
-            ("--out", "--digits", "--codes", "--until", "--workers", "--scheduler", "--plain")),
+            ("--out", "--digits", "--codes", "--until", "--workers", "--scheduler", "--plain",
+             "--dense-depth", "--member-depth", "--dense-member-depth")),
     "deepen": ("take the open rows of the census in DIR on to --until (every one, the classes "
                "of --codes, or the --promising K most promising)",
                ("--until", "--codes", "--promising", "--workers", "--scheduler")),
@@ -170,6 +172,20 @@ def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
         help="classes of equal sequences as they are, heap 0 on (default: heap sizes that "
              "allow no move dropped first, T. Czajka's convention: 174 classes for K = 3; "
              "plain gives 205)")
+    add("--dense-depth", type=count_type(1 << 16, 1 << 40), metavar="N",
+        help="the depth rule (recorded in DIR/census.json, kept by deepen and verify; a census "
+             "that has rows keeps its own): where a code is first judged dense (no useful "
+             "sparse space), a census level 2^16, 2^18, 2^20 ...; judged again at each level "
+             "after it, a dense code stops there (its row's cap).  Default 2^20, for --digits "
+             "4 2^18: the plain scan a dense code needs costs n^2/2, 5.5 s to 2^18 and 86 s "
+             "to 2^20 on one core")
+    add("--member-depth", type=count_type(1 << 12, 1 << 40), metavar="N",
+        help="the depth rule: the members of an open class are compared with its standard "
+             "form up to N heap sizes, a power of two (default 2^20; the row's equal_up_to "
+             "says how far)")
+    add("--dense-member-depth", type=count_type(1 << 12, 1 << 40), metavar="N",
+        help="the depth rule: the members of a class capped dense are compared only up to N, "
+             "at most --member-depth (default 2^20, for --digits 4 2^16)")
     add("--plot", metavar="FILE.png",
         help="where the plot goes (default DIR/census.png; needs matplotlib)")
     add("--json", action="store_true", help="the counts and rows as JSON")
@@ -243,8 +259,28 @@ def _census(args: argparse.Namespace) -> str:
     codes = read_codes_file(args.codes) if args.codes else None
     until = _until(args)
     census(args.digits, codes=codes, out=out, until=DEFAULT_UNTIL if until is None else until,
-           workers=args.workers, scheduler=args.scheduler, offsets=not args.plain)
+           workers=args.workers, scheduler=args.scheduler, offsets=not args.plain,
+           rule=_rule(args, out))
     return _summary(census_report(out, plot=None), out)
+
+
+def _rule(args: argparse.Namespace, out: str) -> Any:
+    """The depth rule the options ask for (None when none is given): the rule of the census
+    in out (or the default for --digits) with the fields given changed."""
+    from dataclasses import replace
+
+    from ..research.census.depth import rule_for_digits
+    from ..research.census.run import rule_of
+    from ..research.census.table import META
+
+    changes = {name: getattr(args, name) for name in
+               ("dense_depth", "member_depth", "dense_member_depth")
+               if getattr(args, name) is not None}
+    if not changes:
+        return None
+    if os.path.isfile(os.path.join(out, META)):
+        return rule_of(out, **changes)
+    return replace(rule_for_digits(args.digits), **changes)
 
 
 def _summary(report: Any, out: str) -> str:

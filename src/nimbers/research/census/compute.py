@@ -9,7 +9,8 @@ Two kinds of task:
 * :func:`survey`: the first heap sizes of many codes, to group them into candidate classes
   (the digest of each code's sequence, its dead heaps dropped);
 * :func:`solve_class`: one class to one depth (:mod:`.depth`): its standard form and every
-  member taken there (members of an open class at most to :data:`.depth.MEMBER_DEPTH`), each
+  member taken there (members of an open class at most to the census's rule's member_depth,
+  of a capped class to its dense_member_depth: :class:`.depth.DepthRule`), each
   member proven equal to the standard form (both proven periodic by the Guy-Smith theorem with
   one period, and equal up to the larger pre-period plus the period), or compared as far as
   both were computed, or split off into classes of their own; returns the rows.
@@ -30,7 +31,7 @@ import numpy as np
 
 from ...games.heap import octal_game
 from .classes import dead_heaps, normalized, sequence_digest, standard_form
-from .depth import Sequence, advance_code, member_depth, summary
+from .depth import DepthRule, Sequence, advance_code, member_depth, summary
 
 __all__ = ["SURVEY_VALUES", "FIRST_LEVEL", "survey", "solve_class", "CLASS_KINDS"]
 
@@ -75,25 +76,27 @@ class _Member:
 
 
 def solve_class(members: list[str], depth: int, runs: str | None = None, offsets: bool = True,
-                extend: bool = False) -> list[dict[str, Any]]:
+                extend: bool = False, rule: DepthRule | None = None) -> list[dict[str, Any]]:
     """The rows of the classes these codes form at this depth: normally one row; more when a
     member differs from the standard form deeper than before.  runs: the directory of the
     frontier runs (needed past :data:`.depth.FRONTIER_FROM`); extend: the census's last level
-    (a sequence whose apparent period's proof is within reach goes to it)."""
-    return list(_solve(sorted(set(members)), depth, runs, offsets, extend))
+    (a sequence whose apparent period's proof is within reach goes to it); rule: the
+    census's depth rule (default: the three-digit rule; three ints, so a task stays small
+    plain data for any worker)."""
+    return list(_solve(sorted(set(members)), depth, runs, offsets, extend, rule))
 
 
 def _solve(members: list[str], depth: int, runs: str | None, offsets: bool,
-           extend: bool) -> Iterator[dict[str, Any]]:
+           extend: bool, rule: DepthRule | None) -> Iterator[dict[str, Any]]:
     code = standard_form(members)
     others = [m for m in members if m != code]
     began = time.monotonic()
-    rep = advance_code(code, depth, runs, extend=extend)
-    checked, apart = _check_members(rep, others, depth, runs, offsets)
+    rep = advance_code(code, depth, runs, extend=extend, rule=rule)
+    checked, apart = _check_members(rep, others, depth, runs, offsets, rule)
     row = _row(rep, checked, depth, time.monotonic() - began, offsets)
     yield row
     if apart:
-        yield from _solve(apart, depth, runs, offsets, extend)
+        yield from _solve(apart, depth, runs, offsets, extend, rule)
 
 
 def _dead(seq: Sequence, offsets: bool) -> int:
@@ -114,15 +117,16 @@ def first_difference(a: np.ndarray, da: int, b: np.ndarray, db: int, length: int
 
 
 def _check_members(rep: Sequence, others: list[str], depth: int, runs: str | None,
-                   offsets: bool) -> tuple[list[_Member], list[str]]:
+                   offsets: bool, rule: DepthRule | None
+                   ) -> tuple[list[_Member], list[str]]:
     """Each member against the standard form: proved equal, equal as far as compared, or
     apart (a class of its own, solved after this one)."""
     dead = _dead(rep, offsets)
     checked = [_Member(rep.code, dead, rep.proven, rep.reached - dead)]
     apart = []
     for code in others:
-        mine = advance_code(code, member_depth(depth, rep.reached, rep.proven), runs,
-                            extend=rep.proven)
+        far = member_depth(depth, rep.reached, rep.proven, rep.cap is not None, rule)
+        mine = advance_code(code, far, runs, extend=rep.proven, rule=rule)
         k = _dead(mine, offsets)
         length = min(rep.reached - dead, mine.reached - k)
         if rep.proven and mine.proven and mine.period == rep.period:

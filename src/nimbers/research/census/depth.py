@@ -20,6 +20,13 @@ The engines (chosen by :func:`engine_for`):
   a quarter of its heap sizes from 2^12 to 2^13 rare, 9 of the 1,966,080 from 2^17 to 2^21)
   goes on to the frontier engine, and one that stays dense stops at DENSE_DEPTH.
 
+Where judgement begins and how far a class's members are compared is the census's
+:class:`DepthRule`, recorded in its census.json: the three-digit census's (DENSE_DEPTH,
+MEMBER_DEPTH) is above; a four-digit census judges from 2^18 and compares the members of a
+capped class only to 2^16 (:func:`rule_for_digits`, where the cost argument is).  With
+judgement beginning below FRONTIER_FROM, a code in memory is computed to each judgement point
+in turn and stops at the first where it is dense.
+
 A period is proven by the Guy-Smith theorem from the values alone (the least period whose
 proof fits, then its least pre-period), and the values kept are exactly those the proof needs,
 so a proven code's row is the same whichever depth found it.
@@ -36,7 +43,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -53,7 +60,8 @@ __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proo
            "is_dense",
            "rare_share", "judged_at", "cap_holds", "cap_for", "earlier_cap", "EARLIER_RULE",
            "guy_smith_bound", "member_depth", "MEMBER_DEPTH", "FRONTIER_FROM", "DENSE_FROM",
-           "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND"]
+           "DENSE_SHARE", "DENSE_DEPTH", "CHECKPOINTS_FROM", "EXTEND", "DepthRule",
+           "rule_for_digits", "FOUR_DIGIT_DENSE_DEPTH", "FOUR_DIGIT_DENSE_MEMBER_DEPTH"]
 
 #: deeper than this, a code with a sparse space runs on the frontier engine
 FRONTIER_FROM = 1 << 20
@@ -72,6 +80,12 @@ EARLIER_RULE = (1 << 16, 1 << 17)
 #: the members of a class whose standard form is open are compared up to this depth (the
 #: standard form alone goes deeper; a proven one takes its members to their proofs)
 MEMBER_DEPTH = FRONTIER_FROM
+#: where a four-digit census begins to judge, and how far it compares the members of a
+#: capped class (:func:`rule_for_digits`)
+FOUR_DIGIT_DENSE_DEPTH = 1 << 18
+FOUR_DIGIT_DENSE_MEMBER_DEPTH = 1 << 16
+#: the deepest a rule's depths may be (a census's deepest until)
+_RULE_MOST = 1 << 40
 #: a code whose apparent period's proof needs at most EXTEND times the depth goes to it
 EXTEND = 2
 #: checkpoints of a row: the digests of the first 2^k values, k from here on
@@ -84,6 +98,97 @@ _PIECE = 1 << 20
 FRONTIER_HEAD = 1 << 20
 #: seconds between the frontier engine's checkpoints
 FRONTIER_INTERVAL = 30.0
+
+
+@dataclass(frozen=True)
+class DepthRule:
+    """A census's depth rule, the same for every task of the census (recorded in its
+    census.json, so the census, its deepenings and verify all use it):
+
+    * dense_depth: where a code is first judged dense or not (a census level, 2^12 times a
+      power of 4, from DENSE_FROM); judged again at each level after it (times 4); a code
+      dense at a judgement stops there, its row's cap;
+    * member_depth: the members of an open class are compared with its standard form up to
+      here (the standard form alone goes deeper; equal_up_to says how far);
+    * dense_member_depth: the members of a class whose standard form is capped are compared
+      only up to here.
+
+    A proven standard form takes its members to their proofs whatever the rule.
+
+    >>> rule = DepthRule(1 << 18, 1 << 20, 1 << 16)
+    >>> DepthRule.from_json(rule.as_json()) == rule, rule.as_json()["dense_depth"]
+    (True, 262144)
+    >>> DepthRule(1 << 17, 1 << 20, 1 << 16)
+    Traceback (most recent call last):
+    ...
+    ValueError: dense_depth is a census level (2^12 times a power of 4) from 2^16 to 2^40, got 131072
+    """
+
+    dense_depth: int
+    member_depth: int
+    dense_member_depth: int
+
+    def __post_init__(self) -> None:
+        for name in ("dense_depth", "member_depth", "dense_member_depth"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} is an int (heap sizes), got {type(value).__name__}")
+        least = 1 << CHECKPOINTS_FROM
+        level = self.dense_depth & (self.dense_depth - 1) == 0 and \
+            (self.dense_depth.bit_length() - 1 - CHECKPOINTS_FROM) % 2 == 0
+        if not (level and DENSE_FROM <= self.dense_depth <= _RULE_MOST):
+            raise ValueError("dense_depth is a census level (2^12 times a power of 4) from "
+                             f"2^{DENSE_FROM.bit_length() - 1} to 2^40, got {self.dense_depth}")
+        for name in ("member_depth", "dense_member_depth"):
+            value = getattr(self, name)
+            if value & (value - 1) or not least <= value <= _RULE_MOST:
+                raise ValueError(f"{name} is a power of two from 2^12 to 2^40, got {value}")
+        if self.dense_member_depth > self.member_depth:
+            raise ValueError(f"dense_member_depth {self.dense_member_depth} is past "
+                             f"member_depth {self.member_depth}: a capped class's members go "
+                             "no further than an open one's")
+
+    def as_json(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> DepthRule:
+        """The rule a census.json records (ValueError naming what is wrong)."""
+        names = [f.name for f in fields(cls)]
+        if not isinstance(data, dict) or sorted(data) != sorted(names):
+            raise ValueError(f"a depth rule is an object with {', '.join(names)}")
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
+
+    def __str__(self) -> str:
+        return ", ".join(f"{k} 2^{v.bit_length() - 1}" for k, v in self.as_json().items())
+
+
+def rule_for_digits(digits: int | None) -> DepthRule:
+    """The depth rule a census of the codes with up to digits digits takes by default (None:
+    a census of given codes, which takes the three-digit rule).
+
+    Three digits (and fewer): judged from DENSE_DEPTH = 2^20, members compared to
+    MEMBER_DEPTH = 2^20 (results/census was made so).  Four digits and more: judged from 2^18,
+    the members of a capped class compared only to 2^16.  Why: the plain scan a dense code
+    needs costs n^2/2 options, 0.35 s to 2^16, 5.5 s to 2^18 and 86 s to 2^20 on one core,
+    and the four-digit census holds about 1,300 dense codes (members included): at 2^20 they
+    alone would cost some 110,000 CPU s (benchmarks/README.md, "The four-digit census");
+    capped at 2^18 with their members at 2^16, some 7,000 + 500.
+
+    >>> rule_for_digits(4).dense_depth == 1 << 18, rule_for_digits(None) == rule_for_digits(3)
+    (True, True)
+    """
+    if digits is not None and digits >= 4:
+        return DepthRule(FOUR_DIGIT_DENSE_DEPTH, MEMBER_DEPTH, FOUR_DIGIT_DENSE_MEMBER_DEPTH)
+    return DepthRule(DENSE_DEPTH, MEMBER_DEPTH, MEMBER_DEPTH)
+
+
+def _rule(rule: DepthRule | None) -> DepthRule:
+    """rule, or the three-digit rule (read at the call: a test may bring its depths down)."""
+    return rule if rule is not None else rule_for_digits(None)
 
 
 @dataclass
@@ -116,19 +221,25 @@ def _splits(rules: tuple[int, ...]) -> bool:
     return any(d & 4 for d in rules)
 
 
-def member_depth(depth: int, reached: int, proven: bool) -> int:
+def member_depth(depth: int, reached: int, proven: bool, capped: bool = False,
+                 rule: DepthRule | None = None) -> int:
     """How deep a member of a class is taken: as deep as the standard form when that is
-    proven (to prove the member too), else at most MEMBER_DEPTH (then equal_up_to says so)."""
+    proven (to prove the member too), else at most the rule's member_depth, or its
+    dense_member_depth when the standard form is capped (then equal_up_to says so)."""
     base = max(depth, reached)
-    return base if proven else min(base, MEMBER_DEPTH)
+    if proven:
+        return base
+    found = _rule(rule)
+    return min(base, found.dense_member_depth if capped else found.member_depth)
 
 
-def cap_holds(row: dict[str, Any]) -> bool:
-    """Whether a row's cap is one this rule makes (at DENSE_DEPTH or deeper), so the class
+def cap_holds(row: dict[str, Any], rule: DepthRule | None = None) -> bool:
+    """Whether a row's cap is one this rule makes (at its dense_depth or deeper), so the class
     stays where it is: a cap of an earlier rule (2^17, judged once from the first 2^16 heap
     sizes) is taken on by the next deepening."""
     cap = row.get("cap")
-    return isinstance(cap, int) and cap >= DENSE_DEPTH
+    return isinstance(cap, int) and cap >= _rule(rule).dense_depth and \
+        (row.get("depth"), cap) != EARLIER_RULE
 
 
 def engine_for(code: str, depth: int) -> str:
@@ -178,44 +289,66 @@ def _prove(code: str, g: np.ndarray, n: int, rules: tuple[int, ...], engine: str
 
 
 def advance_code(code: str, depth: int, runs: str | None = None, *,
-                 extend: bool = False) -> Sequence:
-    """code's values to depth heap sizes (fewer when a period is proven sooner), on the engine
-    :func:`engine_for` picks; runs: the directory holding the frontier runs (RUNS/<code>/).
-    extend: a sequence whose apparent period's proof needs at most EXTEND times depth goes
-    on to it (the last level of a census: .354 is proven at 2^24 this way)."""
-    rules = _rules(code)
-    seq = _advance(code, rules, depth, runs)
+                 extend: bool = False, rule: DepthRule | None = None) -> Sequence:
+    """code's values to depth heap sizes (fewer when a period is proven sooner, or when the
+    census's rule finds it dense on the way), on the engine :func:`engine_for` picks; runs:
+    the directory holding the frontier runs (RUNS/<code>/).  extend: a sequence whose
+    apparent period's proof needs at most EXTEND times depth goes on to it (the last level of
+    a census: .354 is proven at 2^24 this way).  rule: the census's (default: the
+    three-digit rule)."""
+    rules, rule = _rules(code), _rule(rule)
+    seq = _advance(code, rules, depth, runs, rule)
     if extend and not seq.proven and seq.apparent is not None and seq.cap is None:
         bound = guy_smith_bound(rules, seq.apparent[1], seq.apparent[0])
         if depth < bound <= EXTEND * depth:
-            seq = _advance(code, rules, bound, runs)
+            seq = _advance(code, rules, bound, runs, rule)
     return seq
 
 
-def _advance(code: str, rules: tuple[int, ...], depth: int, runs: str | None) -> Sequence:
+def _advance(code: str, rules: tuple[int, ...], depth: int, runs: str | None,
+             rule: DepthRule) -> Sequence:
     if engine_for(code, depth) == "memory":
-        return _in_memory(code, rules, depth)
+        return _in_memory(code, rules, depth, rule)
     if runs is None:
         raise ValueError(f"{code} to {depth} heap sizes needs a directory for its frontier run")
-    return _on_frontier(code, rules, depth, os.path.join(runs, code))
+    return _on_frontier(code, rules, depth, os.path.join(runs, code), rule)
 
 
-def _in_memory(code: str, rules: tuple[int, ...], depth: int) -> Sequence:
+def _in_memory(code: str, rules: tuple[int, ...], depth: int, rule: DepthRule) -> Sequence:
+    """code to depth by the ordinary engine: to each judgement point below depth first (one
+    game, so each goes on from the last), stopped at the first where it is proven or dense."""
     game = octal_game(code)
-    per = game.period(max_n=depth, progress=False)
-    n = per.checked_up_to if per.proven else depth
-    g = game.nim_values(n, progress=False)
-    cap = None if per.proven else cap_for(g, rules, depth)
-    return _prove(code, g, n, rules, "memory" if cap is None else "dense", cap=cap)
+    points = _memory_points(depth, rule) if _splits(rules) else []
+    for n in [p for p in points if p < depth] + [depth]:
+        per = game.period(max_n=n, progress=False)
+        if per.proven:
+            found = per.checked_up_to
+            return _prove(code, game.nim_values(found, progress=False), found, rules, "memory")
+        g = game.nim_values(n, progress=False)
+        cap = n if n in points and is_dense(g, rules) else None
+        if cap is not None or n == depth:
+            return _prove(code, g, n, rules, "memory" if cap is None else "dense", cap=cap)
+    raise AssertionError("the last step is depth")
 
 
-def cap_for(g: np.ndarray, rules: tuple[int, ...], depth: int) -> int | None:
-    """The cap the rule gives a code with values g (an open code's, as far as it reached)
-    taken to depth: the first judgement (at DENSE_DEPTH when depth is DENSE_DEPTH, else at
-    :func:`judged_at`) that finds it dense, None when none does."""
+def _memory_points(depth: int, rule: DepthRule) -> list[int]:
+    """Where a code taken to depth in memory is judged: the points of :func:`judged_at` and
+    depth itself when it is one of them (the level judged once computed)."""
+    points = judged_at(depth, rule)
+    last = points[-1] * 4 if points else rule.dense_depth
+    return points + [depth] * (depth == last)
+
+
+def cap_for(g: np.ndarray, rules: tuple[int, ...], depth: int,
+            rule: DepthRule | None = None) -> int | None:
+    """The cap the census's rule (default: the three-digit rule) gives a code with values g
+    (an open code's, as far as it reached) taken to depth: the first judgement that finds it
+    dense, None when none does.  Judged at :func:`judged_at`'s points below depth, and, in
+    memory (depth at most FRONTIER_FROM), at depth itself when it is a point too."""
     if not _splits(rules):
         return None
-    points = judged_at(depth) if depth > FRONTIER_FROM else [depth] * (depth == DENSE_DEPTH)
+    rule = _rule(rule)
+    points = judged_at(depth, rule) if depth > FRONTIER_FROM else _memory_points(depth, rule)
     return next((n for n in points if n <= len(g) and is_dense(g[:n], rules)), None)
 
 
@@ -231,15 +364,17 @@ def earlier_cap(g: np.ndarray, rules: tuple[int, ...]) -> int | None:
     return EARLIER_RULE[1] if dense else None
 
 
-def judged_at(depth: int) -> list[int]:
-    """The heap counts at which a code taken to depth past :data:`FRONTIER_FROM` is judged
-    dense or not before it goes on: DENSE_DEPTH and each census level after it (times 4)
-    below depth.
+def judged_at(depth: int, rule: DepthRule | None = None) -> list[int]:
+    """The heap counts at which a code taken to depth is judged dense or not before it goes
+    on: the rule's dense_depth (default: the three-digit rule's, DENSE_DEPTH) and each census
+    level after it (times 4) below depth.
 
     >>> [n.bit_length() - 1 for n in judged_at(1 << 26)]
     [20, 22, 24]
+    >>> [n.bit_length() - 1 for n in judged_at(1 << 22, rule_for_digits(4))]
+    [18, 20]
     """
-    out, n = [], DENSE_DEPTH
+    out, n = [], _rule(rule).dense_depth
     while n < depth:
         out.append(n)
         n *= 4
@@ -253,11 +388,12 @@ def _frontier_options() -> dict[str, Any]:
     return {k: v for k, v in wanted.items() if k in known}
 
 
-def _on_frontier(code: str, rules: tuple[int, ...], depth: int, folder: str) -> Sequence:
+def _on_frontier(code: str, rules: tuple[int, ...], depth: int, folder: str,
+                 rule: DepthRule) -> Sequence:
     """code to depth on the frontier engine, judged at every count of :func:`judged_at` on
     the way (from the run's own values: a deeper run's first values are the same): capped at
     the first where it is dense, its values as far as that."""
-    for n in judged_at(depth):
+    for n in judged_at(depth, rule):
         have = _frontier_to(code, n, folder)
         g = frontier_values(folder, 0, min(n, have))
         if have < n:  # stopped at a proof

@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from typing import Any, Iterator, NamedTuple, Sequence
 
 from ... import _limits
@@ -36,13 +37,13 @@ from ...files import write_atomically
 from ..rundir import PROGRESS_LOG, RunDirectory, read_json
 from . import compute
 from .classes import canonical, codes_up_to, standard_key
-from .depth import cap_holds
+from .depth import DepthRule, cap_holds, rule_for_digits
 from .pool import as_done, executor
 from .report import standing
-from .table import (CHOICE, META, OWN, RUNS, all_rows, append_row, covered_codes, read_meta,
-                    read_rows, write_meta)
+from .table import (CHOICE, META, OWN, RUNS, all_rows, append_row, census_rule, covered_codes,
+                    read_meta, read_rows, write_meta)
 
-__all__ = ["census", "deepen", "levels", "DEFAULT_UNTIL", "PROGRESS_LOG", "ProgressLog", "executor",
+__all__ = ["census", "deepen", "levels", "rule_of", "DEFAULT_UNTIL", "PROGRESS_LOG", "ProgressLog", "executor",
            "RUNS"]
 
 #: the heap sizes a census takes a game to by default (.376 and .354 proven there)
@@ -71,7 +72,8 @@ def levels(until: int) -> list[int]:
 def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out: str,
            until: int = DEFAULT_UNTIL, workers: int | None = None,
            scheduler: str | None = None, offsets: bool = True,
-           progress: ProgressOption = None, interval: float = 60.0) -> list[dict[str, Any]]:
+           progress: ProgressOption = None, interval: float = 60.0,
+           rule: DepthRule | None = None) -> list[dict[str, Any]]:
     """A census of octal games: every code with up to digits digits (first digit 0 and 4), or
     the given codes, each class taken level by level to until heap sizes or proven, its row in
     out/census.jsonl.  Returns the table's rows, in the order of the classes' standard forms.
@@ -108,6 +110,12 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
         The progress lines on stderr too (default: yes; out/progress.log always).
     interval : float
         Seconds between progress lines.
+    rule : DepthRule, optional
+        The census's depth rule (:class:`.depth.DepthRule`: where codes are judged dense,
+        how far members are compared), recorded in out/census.json.  Default: the rule out's
+        census already has, else the default for digits (:func:`.depth.rule_for_digits`:
+        four digits judge from 2^18; given codes take the three-digit rule).  A census keeps
+        its rule: another one for a census that has rows is refused.
 
     The pool's processes start by importing the caller's ``__main__`` (as with
     multiprocessing's spawn): call census from a script under ``if __name__ == "__main__":``
@@ -118,7 +126,7 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     ValueError
         No codes or a bad one, a bad depth, a directory holding another kind of census or
         files a census does not write, a directory another process works on, an unreachable
-        scheduler.
+        scheduler, a rule other than the one the census in out has.
     RuntimeError
         Called from a script outside ``if __name__ == "__main__":`` (see above).
 
@@ -132,11 +140,42 @@ def census(digits: int | None = None, *, codes: Sequence[str] | None = None, out
     wanted = _wanted(digits, codes)
     until = _until(until)
     _interval(interval)
+    if rule is not None and not isinstance(rule, DepthRule):
+        raise TypeError(f"rule is a DepthRule, got {type(rule).__name__}")
     with _held(out) as run:
+        rule = _kept_rule(out, rule, digits)
         run.record_session({"action": "census", "codes": len(wanted), "until": until,
-                            "offsets": offsets, "workers": workers, "scheduler": scheduler})
+                            "offsets": offsets, "workers": workers, "scheduler": scheduler,
+                            "rule": rule.as_json()})
         return _census(out, wanted, until, offsets,
-                       _Workers(workers, scheduler, progress, interval))
+                       _Workers(workers, scheduler, progress, interval), rule)
+
+
+def _kept_rule(out: str, asked: DepthRule | None, digits: int | None) -> DepthRule:
+    """The rule of the census in out (the one its census.json records, or its digits'
+    default: :func:`.table.census_rule`), or for a new census asked or the default for
+    digits.  A rule other than an existing census's is refused: its rows were made under
+    its own (a cap at 2^20 is no cap at 2^18), and a table under two rules would not verify."""
+    meta = read_meta(out)
+    if meta is None or not read_rows(out):
+        if asked is not None:
+            return asked
+        return census_rule(meta) if meta and "rule" in meta else rule_for_digits(digits)
+    kept = census_rule(meta)
+    if asked is not None and asked != kept:
+        raise ValueError(f"{out}: its census has the depth rule {kept}, not {asked}: a census "
+                         "keeps its rule (use another directory for another rule)")
+    return kept
+
+
+def rule_of(out: str, **changes: int) -> DepthRule:
+    """The rule of the census in out (its census.json's, or its digits' default) with some
+    fields changed: what a command line's --dense-depth asks of a census that exists.
+    Raises ValueError when out holds no census."""
+    meta = read_meta(out)
+    if meta is None:
+        raise ValueError(f"{out}: no census (census.json is missing)")
+    return replace(census_rule(meta), **changes)
 
 
 def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
@@ -174,11 +213,12 @@ def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
             codes = _promised(out, promising, until)
         elif only is not None:
             codes = _chosen(out, codes, only)
+        rule = census_rule(meta)
         run.record_session({"action": "deepen", "codes": len(codes), "until": until,
                             "promising": promising, "workers": workers,
-                            "scheduler": scheduler})
+                            "scheduler": scheduler, "rule": rule.as_json()})
         return _census(out, codes, until, bool(meta["offsets"]),
-                       _Workers(workers, scheduler, progress, interval))
+                       _Workers(workers, scheduler, progress, interval), rule)
 
 
 @contextlib.contextmanager
@@ -203,20 +243,21 @@ class _Workers(NamedTuple):
     interval: float
 
 
-def _census(out: str, wanted: list[str], until: int, offsets: bool, pool: _Workers
-            ) -> list[dict[str, Any]]:
-    """The census of wanted in out (held by this process)."""
+def _census(out: str, wanted: list[str], until: int, offsets: bool, pool: _Workers,
+            rule: DepthRule) -> list[dict[str, Any]]:
+    """The census of wanted in out (held by this process) under rule (its census's)."""
     meta = read_meta(out)
     if meta is not None and meta["offsets"] != offsets:
         raise ValueError(f"{out} holds a census with offsets={meta['offsets']}: use "
                          "another directory or the same convention")
     known = set(meta["codes"]) if meta else set()
     write_meta(out, {"offsets": offsets, "codes": sorted(known | set(wanted), key=standard_key),
-                     "until": max(until, int(meta["until"]) if meta else 0)})
+                     "until": max(until, int(meta["until"]) if meta else 0),
+                     "rule": rule.as_json()})
     rows = read_rows(out)
     log = ProgressLog(out, pool.progress, pool.interval)
     with executor(pool.workers, pool.scheduler) as (workers, _slots, alive):
-        _Schedule(workers, alive, out, until, offsets, log).run(wanted, rows)
+        _Schedule(workers, alive, out, until, offsets, log, rule).run(wanted, rows)
     mine = set(wanted)
     return sorted((r for r in read_rows(out) if mine & set(r["members"])),
                   key=lambda r: standard_key(r["code"]))
@@ -314,12 +355,12 @@ def _wanted(digits: int | None, codes: Sequence[str] | None) -> list[str]:
     return wanted
 
 
-def is_final(row: dict[str, Any], until: int) -> bool:
-    """Whether a class is done at this until: solved, capped by the rule of :mod:`.depth`
-    (an earlier rule's cap is deepened: :func:`.depth.cap_holds`), or open at the depth
-    asked."""
+def is_final(row: dict[str, Any], until: int, rule: DepthRule | None = None) -> bool:
+    """Whether a class is done at this until: solved, capped by the census's rule (default:
+    the three-digit rule; an earlier rule's cap is deepened: :func:`.depth.cap_holds`), or
+    open at the depth asked.  A capped class is never computed again, deeper or not."""
     state = standing(row)
-    return state == "solved" or (state == "capped" and cap_holds(row)) or \
+    return state == "solved" or (state == "capped" and cap_holds(row, rule)) or \
         int(row["depth"]) >= until
 
 
@@ -354,9 +395,9 @@ class _Schedule:
     """One census run: the survey, then the levels of the module docstring."""
 
     def __init__(self, pool: cf.Executor, alive: Any, out: str, until: int, offsets: bool,
-                 log: ProgressLog) -> None:
+                 log: ProgressLog, rule: DepthRule) -> None:
         self.pool, self.alive, self.out = pool, alive, out
-        self.until, self.offsets, self.log = until, offsets, log
+        self.until, self.offsets, self.log, self.rule = until, offsets, log, rule
         self.runs = os.path.join(out, RUNS)
 
     def run(self, wanted: list[str], rows: list[dict[str, Any]]) -> None:
@@ -384,7 +425,7 @@ class _Schedule:
 
     def _open(self, item: tuple[list[str], int, dict[str, Any] | None], level: int) -> bool:
         members, depth, row = item
-        return depth < level and (row is None or not is_final(row, self.until))
+        return depth < level and (row is None or not is_final(row, self.until, self.rule))
 
     def _level(self, level: int, state: list[Any]) -> list[Any]:
         """Every open class below level taken to it; returns the new state."""
@@ -395,7 +436,7 @@ class _Schedule:
         kept = [item for item in state if not self._open(item, level)]
         last = level == self.until
         futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
-                                    self.offsets, last): item for item in todo}
+                                    self.offsets, last, self.rule): item for item in todo}
         done = []
         for future in self._as_done(list(futures), f"level {_power(level)}", state):
             for row in future.result():
@@ -422,7 +463,8 @@ class _Schedule:
         """The classes by :func:`.report.standing` (the report's words), and how many open
         ones are still below the depth asked."""
         kinds = [standing(row) if row is not None else "open" for _m, _d, row in state]
-        below = sum(1 for _m, _d, row in state if row is None or not is_final(row, self.until))
+        below = sum(1 for _m, _d, row in state
+                    if row is None or not is_final(row, self.until, self.rule))
         deepest = max((d for _m, d, _r in state), default=0)
         return (f"{len(state)} classes: {kinds.count('solved')} solved, "
                 f"{kinds.count('capped')} capped, {kinds.count('open')} open ({below} of them "

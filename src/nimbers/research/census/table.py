@@ -1,6 +1,9 @@
 """The census's files: DIR/census.jsonl, one row per class and depth, appended as classes
 finish a level (a later row of a class replaces the earlier ones sharing a code with it), and
-DIR/census.json, what the census covers (written atomically).
+DIR/census.json, what the census covers and the depth rule its rows were made under
+(:class:`.depth.DepthRule`, key "rule"; a census.json without it, as every one written before
+the rule was recorded, means the default rule for its digits: :func:`census_rule`), written
+atomically.
 
 Each row is one line written by a single ``write`` and made durable with ``fsync`` before the
 next, so a census killed at any moment (Ctrl-C, ``kill -9``, a power cut) leaves whole rows and
@@ -22,11 +25,14 @@ import os
 from typing import Any, Iterable
 
 from ...files import append_jsonl, read_jsonl, write_atomically
+from .classes import codes_up_to
+from .depth import DepthRule, rule_for_digits
 from .schema import malformed
 
 __all__ = ["TABLE", "META", "RUNS", "CHOICE", "PLOT", "OWN", "refuse_own_file",
            "FORMAT", "read_rows", "append_row", "read_meta", "write_meta",
            "covered_codes", "numbered_rows", "replaced_rows", "all_rows", "read_capped",
+           "census_rule", "digits_of",
            "MAX_TABLE_BYTES", "MAX_META_BYTES"]
 
 TABLE = "census.jsonl"
@@ -177,7 +183,32 @@ def read_meta(directory: str) -> dict[str, Any] | None:
     until = meta.setdefault("until", 0)
     if isinstance(until, bool) or not isinstance(until, int) or until < 0:
         raise ValueError(f"{path}: \"until\" is not a number of heap sizes")
+    if "rule" in meta:
+        try:
+            DepthRule.from_json(meta["rule"])
+        except ValueError as exc:
+            raise ValueError(f"{path}: \"rule\" is not a depth rule: {exc}") from None
     return meta
+
+
+def digits_of(codes: Iterable[str]) -> int | None:
+    """K when codes are exactly every code with up to K digits (a census of --digits K), else
+    None (a census of given codes)."""
+    have = set(codes)
+    k = max((len(c.split(".", 1)[-1]) for c in have), default=0)
+    if k == 0 or len(have) != 2 * 8**k - 1:
+        return None
+    return k if have == set(codes_up_to(k)) else None
+
+
+def census_rule(meta: dict[str, Any] | None, codes: Iterable[str] = ()) -> DepthRule:
+    """The depth rule of the census meta describes (read_meta's result): the one it records,
+    else the default for its digits (:func:`.depth.rule_for_digits`: a census of every code
+    with up to four digits takes the four-digit rule, one of given codes the three-digit
+    rule); codes: the census's codes when it has no census.json (the rows' codes)."""
+    if meta is not None and "rule" in meta:
+        return DepthRule.from_json(meta["rule"])
+    return rule_for_digits(digits_of(meta["codes"] if meta is not None else codes))
 
 
 def write_meta(directory: str, meta: dict[str, Any]) -> None:

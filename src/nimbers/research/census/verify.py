@@ -44,7 +44,8 @@ from .depth import EXTEND
 from .pool import as_done, executor
 from .run import ProgressLog
 from .schema import malformed
-from .table import META, TABLE, covered_codes, numbered_rows, read_meta, replaced_rows
+from .table import (META, TABLE, census_rule, covered_codes, numbered_rows, read_meta,
+                    replaced_rows)
 from .verify_row import MOST, check_row, ordinary_least, whole
 
 __all__ = ["verify_census", "CensusError", "Verified", "check_row", "guy_smith_bound"]
@@ -146,6 +147,8 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
         raise ValueError(f"{directory}: no census table ({TABLE}) to verify")
     meta = read_meta(directory) or {}
     offsets = bool(meta.get("offsets", True))
+    rule = census_rule(meta or None, covered_codes(r for _line, r in numbered
+                                                   if isinstance(r, dict)))
     most = EXTEND * int(meta["until"]) if meta.get("until") else MOST
     _check_sums(directory)
     chosen = _chosen(numbered, only)
@@ -161,7 +164,7 @@ def verify_census(directory: str, *, budget: float = 240.0, workers: int | None 
         log = ProgressLog(runs, _echoed(progress), interval, what="census verify")
         results = _check_rows(chosen, lambda row: pool.submit(
             check_row, row, share, offsets, most, runs, full=full, until=until,
-            lists=lists_or_none), alive, log)
+            lists=lists_or_none, rule=rule), alive, log)
     for (line, row), result in zip(chosen, results):
         if result["error"]:
             raise CensusError(f"row {line} ({_code(row)}): {result['error']}")

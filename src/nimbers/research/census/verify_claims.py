@@ -24,8 +24,8 @@ from ...games.heap.stats import rare_mask_of, sparse_space
 from ..certificate import check_period, guy_smith_bound
 from .classes import dead_heaps, normalized
 from .compute import FIRST_LEVEL
-from .depth import (EARLIER_RULE, EXTEND, apparent_of, cap_for, earlier_cap, engine_for,
-                    mask_of_values, member_depth, pieces, proof_of)
+from .depth import (EARLIER_RULE, EXTEND, DepthRule, apparent_of, cap_for, earlier_cap,
+                    engine_for, judged_at, mask_of_values, member_depth, pieces, proof_of)
 
 #: g(0..n-1) of a code, by some engine
 ValuesOf = Callable[[str, int], np.ndarray]
@@ -51,10 +51,11 @@ def _rules(code: str) -> tuple[int, ...]:
     return tuple(parse_take_break_code(code, hex_ok=False).digits)
 
 
-def _check_open(row: dict[str, Any], code: str, g: np.ndarray, prefix: bool = False) -> None:
+def _check_open(row: dict[str, Any], code: str, g: np.ndarray, prefix: bool = False,
+                rule: DepthRule | None = None) -> None:
     """An open row: no proof within its values, its apparent period (not on a prefix: it is
-    seen in the last values), its depth and its cap (by the rule of census.depth, judged at
-    the points within g)."""
+    seen in the last values), its depth and its cap (by its census's rule, judged at the
+    points within g)."""
     _check_open_claims(row, code)
     _require(proof_of(g, _rules(code)) is None,
              "period null: its values prove a period it does not state")
@@ -65,8 +66,8 @@ def _check_open(row: dict[str, Any], code: str, g: np.ndarray, prefix: bool = Fa
                  f"{None if seen is None else seen[0]}")
     depth, reached = row["depth"], row["reached"]
     earlier = (depth, row["cap"]) == EARLIER_RULE    # a row of a census not yet deepened
-    cap = earlier_cap(g, _rules(code)) if earlier else cap_for(g, _rules(code), depth)
-    _require(row["cap"] == cap, f"the rule of census.depth caps it at {cap}, not {row['cap']}")
+    cap = earlier_cap(g, _rules(code)) if earlier else cap_for(g, _rules(code), depth, rule)
+    _require(row["cap"] == cap, f"the census's depth rule caps it at {cap}, not {row['cap']}")
     _require(cap is None or reached == cap, f"reached {reached}, not its cap {cap}")
     if cap is not None:
         _require(row["engine"] == "dense", f"engine {row['engine']!r}: a cap on another engine "
@@ -257,7 +258,8 @@ def _records_of(g: np.ndarray) -> list[tuple[int, int]]:
 
 
 def _check_members(row: dict[str, Any], g: np.ndarray, offsets: bool, deadline: float,
-                   prefix: bool = False, values_of: ValuesOf = _ordinary) -> None:
+                   prefix: bool = False, values_of: ValuesOf = _ordinary,
+                   rule: DepthRule | None = None) -> None:
     """Every member of the class the same game as the row's code as far as the class says
     (values_of makes a member's values: an engine other than the one the census used)."""
     code, members, kind = row["code"], row["members"], row["class"]
@@ -276,8 +278,8 @@ def _check_members(row: dict[str, Any], g: np.ndarray, offsets: bool, deadline: 
             _check_proved_member(row, seq, member, int(dead), offsets)
             continue
         proven = row["period"] is not None
-        mine = _member_values(member, member_depth(row["depth"], row["reached"], proven),
-                              proven, values_of)
+        far = member_depth(row["depth"], row["reached"], proven, row["cap"] is not None, rule)
+        mine = _member_values(member, far, proven, values_of, rule)
         _require((dead_heaps(mine) if offsets else 0) == dead, f"dead_heaps: {member} has other dead heaps")
         other = normalized(mine, offsets)
         length = min(len(seq), len(other))
@@ -293,14 +295,20 @@ def _check_members(row: dict[str, Any], g: np.ndarray, offsets: bool, deadline: 
 
 
 def _member_values(member: str, base: int, extend: bool,
-                   values_of: ValuesOf = _ordinary) -> np.ndarray:
-    """A member's values as a census takes them: to base heap sizes, to its proof's bound when
-    one is within them, and (extend: the standard form is proven) to the bound of its
-    apparent period when that is at most EXTEND times base."""
+                   values_of: ValuesOf = _ordinary, rule: DepthRule | None = None
+                   ) -> np.ndarray:
+    """A member's values as a census takes them: to base heap sizes, or to the first point
+    where the census's rule finds it dense (:func:`.depth.cap_for`), to its proof's bound when
+    one is within them, and (extend: the standard form is proven; not for a capped member) to
+    the bound of its apparent period when that is at most EXTEND times base."""
     rules = _rules(member)
     mine = values_of(member, base)
+    # judged at base itself only matters to extend (a cap at base cuts nothing off)
+    cap = cap_for(mine, rules, base, rule) if extend or judged_at(base, rule) else None
+    if cap is not None:
+        mine = mine[:cap]
     found = proof_of(mine, rules)
-    if found is None and extend:
+    if found is None and extend and cap is None:
         seen = apparent_of(mine)
         bound = None if seen is None else guy_smith_bound(member, seen[1], seen[0])
         if bound is not None and base < bound <= EXTEND * base:

@@ -36,7 +36,7 @@ from ...games.heap.stats import sparse_space
 from ..frontier import frontier_run, frontier_values
 from .classes import canonical, dead_heaps, normalized, standard_form
 from .compute import FIRST_LEVEL, first_difference
-from .depth import DENSE_DEPTH, FRONTIER_HEAD, digests
+from .depth import FRONTIER_FROM, FRONTIER_HEAD, DepthRule, digests
 from .schema import malformed
 from .verify_claims import (LEAD, ValuesOf, _check_lists, _check_members, _check_open,
                             _check_period, _check_stats, _check_stats_prefix, _extend, _Failed,
@@ -63,7 +63,7 @@ ORDINARY_LEAST = 4 * FRONTIER_HEAD
 
 def check_row(row: Any, seconds: float, offsets: bool, most: int = MOST,
               runs: str | None = None, *, full: bool = False, until: int | None = None,
-              lists: str | None = None) -> dict[str, Any]:
+              lists: str | None = None, rule: DepthRule | None = None) -> dict[str, Any]:
     """One row re-checked: {"error": None or what is wrong, "prefix": its first normalized
     values as bytes, "checked": how many values were made again, "against": what they were
     checked against, in words, "frontier": whether a fresh frontier run made them all,
@@ -75,14 +75,17 @@ def check_row(row: Any, seconds: float, offsets: bool, most: int = MOST,
     verify's own frontier runs go (None: a temporary directory); full: an open frontier row's
     values all made again (a fresh frontier run past the ordinary engine's); until: at most
     this many values (a power of two in the row's chain); lists: a folder of the open classes'
-    rare and record lists (results/census/lists) to compare the claims with."""
+    rare and record lists (results/census/lists) to compare the claims with; rule: the depth
+    rule of the row's census (:func:`.table.census_rule`; default the three-digit rule),
+    under which its cap and its members' depth are derived again."""
     cpu, began = time.process_time(), time.monotonic()
-    done = _checked(row, began + seconds, offsets, most, runs, full, until, lists)
+    done = _checked(row, began + seconds, offsets, most, runs, full, until, lists, rule)
     return {**done, "cpu": time.process_time() - cpu, "wall": time.monotonic() - began}
 
 
 def _checked(row: Any, deadline: float, offsets: bool, most: int, runs: str | None,
-             full: bool, until: int | None, lists: str | None) -> dict[str, Any]:
+             full: bool, until: int | None, lists: str | None,
+             rule: DepthRule | None) -> dict[str, Any]:
     """check_row's result without its timing."""
     failed = {"error": None, "prefix": b"", "frontier": False, "ordinary": 0, "checked": 0,
               "against": ""}
@@ -90,7 +93,8 @@ def _checked(row: Any, deadline: float, offsets: bool, most: int, runs: str | No
         wrong = malformed(row)
         if wrong:
             raise _Failed(f"a malformed row: {wrong}")
-        return {"error": None, **_check(row, deadline, offsets, most, runs, full, until, lists)}
+        return {"error": None, **_check(row, deadline, offsets, most, runs, full, until, lists,
+                                        rule)}
     except _Failed as exc:
         return {**failed, "error": str(exc)}
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
@@ -99,14 +103,14 @@ def _checked(row: Any, deadline: float, offsets: bool, most: int, runs: str | No
 
 def whole(row: Any) -> bool:
     """Whether the ordinary engine recomputes all of a row's values whatever the budget: a
-    proven row (to its proof's bound) and a capped one (its cap, at most DENSE_DEPTH = 2^20
-    values: a minute or two; a larger cap, judged on the frontier engine, goes by the
-    budget)."""
+    proven row (to its proof's bound) and a capped one judged in memory (its cap, at most
+    FRONTIER_FROM = 2^20 values: a minute or two; a larger cap, judged on the frontier engine,
+    goes by the budget)."""
     if not isinstance(row, dict):
         return False
     cap = row.get("cap")
     return row.get("period") is not None or (
-        isinstance(cap, int) and cap <= DENSE_DEPTH and row.get("reached") == cap)
+        isinstance(cap, int) and cap <= FRONTIER_FROM and row.get("reached") == cap)
 
 
 def _identity(row: dict[str, Any], offsets: bool, most: int) -> None:
@@ -131,7 +135,8 @@ def _identity(row: dict[str, Any], offsets: bool, most: int) -> None:
 
 
 def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int, runs: str | None,
-           full: bool, until: int | None, lists: str | None) -> dict[str, Any]:
+           full: bool, until: int | None, lists: str | None,
+           rule: DepthRule | None) -> dict[str, Any]:
     _identity(row, offsets, most)
     code, reached = row["code"], row["reached"]
     by_frontier = row["engine"] == "frontier"
@@ -161,9 +166,9 @@ def _check(row: dict[str, Any], deadline: float, offsets: bool, most: int, runs:
              f"only g(0..{len(values) - 1}) of its {reached} values could be recomputed within "
              "the budget: nothing is taken on trust, run verify with a larger --budget")
     if len(values) < reached:
-        _check_prefix(row, values, offsets, deadline, runs)
+        _check_prefix(row, values, offsets, deadline, runs, rule)
     else:
-        _check_all(row, values, offsets, deadline, runs)
+        _check_all(row, values, offsets, deadline, runs, rule)
     if lists is not None:
         _check_lists(row, values, lists)
     head = np.asarray(values[:ACROSS + LEAD])
@@ -194,7 +199,7 @@ def _second_engine(code: str, values: np.ndarray, runs: str | None) -> str:
 
 
 def _check_all(row: dict[str, Any], values: np.ndarray, offsets: bool, deadline: float,
-               runs: str | None) -> None:
+               runs: str | None, rule: DepthRule | None) -> None:
     """Every claim of the row, on all its values."""
     code, cert, reached = row["code"], row["certificate"], row["reached"]
     sha, marks = digests(values)
@@ -206,13 +211,14 @@ def _check_all(row: dict[str, Any], values: np.ndarray, offsets: bool, deadline:
     if row["period"] is not None:
         _check_period(row, code, values)
     else:
-        _check_open(row, code, values)
+        _check_open(row, code, values, rule=rule)
     _check_stats(row, values)
-    _check_members(row, values, offsets, deadline, values_of=_members_engine(row, runs))
+    _check_members(row, values, offsets, deadline, values_of=_members_engine(row, runs),
+                   rule=rule)
 
 
 def _check_prefix(row: dict[str, Any], values: np.ndarray, offsets: bool,
-                  deadline: float, runs: str | None) -> None:
+                  deadline: float, runs: str | None, rule: DepthRule | None) -> None:
     """The claims of the row as far as g(0..n-1) decides them, its digest the chain's."""
     n, cert = len(values), row["certificate"]
     recorded = cert["checkpoints"]
@@ -223,15 +229,15 @@ def _check_prefix(row: dict[str, Any], values: np.ndarray, offsets: bool,
              f"certificate checkpoints: not the digests of the first 2^k values (to {n:,})")
     _check_head(row, values, offsets)
     if row["period"] is None:
-        _check_open(row, row["code"], values, prefix=True)
+        _check_open(row, row["code"], values, prefix=True, rule=rule)
     _check_stats_prefix(row, values)
     _check_members(row, values, offsets, deadline, prefix=True,
-                   values_of=_members_engine(row, runs))
+                   values_of=_members_engine(row, runs), rule=rule)
 
 
 def _members_engine(row: dict[str, Any], runs: str | None) -> ValuesOf:
     """How a member's values are made again: the census made them by the ordinary engine (to
-    MEMBER_DEPTH = 2^20 at most), so past EXACT_UP_TO values by a frontier run with a small
+    its rule's member_depth, 2^20 at most), so past EXACT_UP_TO values by a frontier run with a small
     head when the member has a sparse space (twice as fast, and the other engine)."""
     if row["engine"] != "frontier" or row["period"] is not None:
         return _ordinary
