@@ -64,6 +64,14 @@ __all__ = ["FrontierStats", "frontier_run", "frontier_stats", "frontier_values"]
 _READ = store.PIECE
 #: seconds between progress lines at most, when output goes to a file (nohup ... 2> log)
 LOG_EVERY = 10.0
+#: heap sizes a new run makes first by the ordinary engine and keeps in memory.  The block
+#: engine makes values far faster than the ordinary engine's scan, so the head is kept short;
+#: but its witnesses are heap sizes below 2^16 (FR_CAMAX), and a head under that made 0.146
+#: to 2^22 take 133 CPU s instead of 71.  2^18 against the earlier 2^20, one thread, runs
+#: from nothing (benchmarks/README.md, "The head"): Grundy's game to 2^22 2.05 against 3.24
+#: CPU s, 0.146 71 against 89, to 2^24 about 1.2 s less for Grundy's game and Officers; the
+#: same values (the head never changes them).
+HEAD = 1 << 18
 _OWN = {*store.VALUES.values(), store.CHECKPOINT, store.STATS, store.PROOF, store.RARE,
         store.RECORDS, "values.bin.wide"}
 
@@ -379,7 +387,7 @@ def _checked(until: Any, threads: Any, interval: Any, head: Any, window: Any
 
 def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike[str],
                  threads: int | None = None, interval: float = 60.0,
-                 progress: ProgressOption = None, *, head: int = 1 << 20,
+                 progress: ProgressOption = None, *, head: int = HEAD,
                  window: int = 1 << 22, stop_at_proof: bool = True,
                  fresh: bool = False) -> FrontierStats:
     """Computes g(0..until-1) of a heap game into the directory checkpoint, or goes on with the
@@ -409,9 +417,9 @@ def frontier_run(game: HeapGame | str, until: int, checkpoint: str | os.PathLike
         A progress bar with the heap size, rate and time left (default: on a terminal; with
         output to a file, a plain line every interval, at most a minute).
     head, window : int
-        Heap sizes computed first by the ordinary engine and kept in memory, and recent values
-        kept in memory (the memory used is about 2 (head + 2 window) bytes plus the rare heap
-        sizes, whatever until is).
+        Heap sizes computed first by the ordinary engine and kept in memory (default
+        :data:`HEAD`), and recent values kept in memory (the memory used is about 2 (head + 2
+        window) bytes plus the rare heap sizes, whatever until is).
     stop_at_proof : bool
         Stop once a period is proven (default), or go on to until.
     fresh : bool
