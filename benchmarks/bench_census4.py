@@ -14,7 +14,13 @@ times the classes open in DIR: a class proven or capped earlier costs nothing de
 classes are taken under DIR's depth rule (its census.json's, or its digits' default: for
 ``--digits 4`` judged dense from 2^18, a capped class's members compared to 2^16), or with
 ``--rule-digits K`` under the default rule of a K-digit census (3: 2^20 throughout, the rule
-before 2026-11-28).  The sample is
+before 2026-11-28).
+
+    python benchmarks/bench_census4.py results/census4 --depths 2^18 --rare 4000:16000 --sample 6
+
+With ``--rare LO:HI``: only the open classes whose row in DIR counts LO to HI-1 rare values
+(a stratum: the classes between the sparse and the dense, whose cost varies most), the
+extrapolation then to the classes of that stratum.  The sample is
 drawn by ``random.Random(seed)`` from the open classes in the order of their standard forms,
 so the same DIR and seed give the same classes on any machine.
 
@@ -54,9 +60,11 @@ def _count(text: str) -> int:
     return int(base) ** int(power) if power else int(text)
 
 
-def _sample(directory: str, size: int, seed: int) -> tuple[list[dict[str, Any]], int]:
+def _sample(directory: str, size: int, seed: int, rare: tuple[int, int] | None = None
+            ) -> tuple[list[dict[str, Any]], int]:
     rows = sorted(read_rows(directory, repair=False), key=lambda r: standard_key(r["code"]))
-    open_rows = [r for r in rows if standing(r) == "open"]
+    open_rows = [r for r in rows if standing(r) == "open" and (
+        rare is None or rare[0] <= (r["rare_count"] or 0) < rare[1])]
     picked = random.Random(seed).sample(open_rows, min(size, len(open_rows)))
     return sorted(picked, key=lambda r: standard_key(r["code"])), len(open_rows)
 
@@ -68,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sample", type=int, default=24, help="classes drawn (default 24)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--judge", help="judge a sample of codes for density at this depth")
+    p.add_argument("--rare", help="LO:HI, only the open classes with LO to HI-1 rare values")
     p.add_argument("--rule-digits", type=int, help="the default depth rule of a census of "
                    "this many digits instead of DIR's own (3: the rule before 2026-11-28)")
     args = p.parse_args(argv)
@@ -77,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     rule: DepthRule = rule_for_digits(args.rule_digits) if args.rule_digits else \
         census_rule(read_meta(args.census))
     print(json.dumps({"rule": rule.as_json()}), flush=True)
-    picked, open_count = _sample(args.census, args.sample, args.seed)
+    rare = None
+    if args.rare:
+        low, high = args.rare.split(":")
+        rare = (_count(low), _count(high))
+    picked, open_count = _sample(args.census, args.sample, args.seed, rare)
     seconds: dict[int, list[float]] = {d: [] for d in depths}
     with tempfile.TemporaryDirectory() as runs:
         for row in picked:
