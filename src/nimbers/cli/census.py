@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any, Sequence
 
@@ -278,9 +279,13 @@ def _rule(args: argparse.Namespace, out: str) -> Any:
                if getattr(args, name) is not None}
     if not changes:
         return None
-    if os.path.isfile(os.path.join(out, META)):
-        return rule_of(out, **changes)
-    return replace(rule_for_digits(args.digits), **changes)
+    try:
+        if os.path.isfile(os.path.join(out, META)):
+            return rule_of(out, **changes)
+        return replace(rule_for_digits(args.digits), **changes)
+    except ValueError as exc:       # the fields named as the options that set them
+        raise ValueError(re.sub(r"\b(dense_member_depth|member_depth|dense_depth)\b",
+                                lambda m: "--" + m[1].replace("_", "-"), str(exc))) from None
 
 
 def _summary(report: Any, out: str) -> str:
