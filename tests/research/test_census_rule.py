@@ -188,3 +188,31 @@ def test_the_command_line_asks_for_a_rule_and_refuses_bad_ones(small, tmp_path):
     assert done.returncode == 0 and "--dense-depth" in done.stdout
     done = _cli("verify", str(RESULTS / "census4"), "--help")
     assert done.returncode == 0 and "--budget" in done.stdout
+
+
+def test_a_new_census_takes_its_digits_default(tmp_path):
+    """No rule asked: the default for the census's digits (the survey of 8,191 codes is not
+    run here: the rule is chosen before any work)."""
+    from nimbers.research.census.run import _kept_rule
+
+    assert _kept_rule(str(tmp_path), None, 4) == rule_for_digits(4)
+    assert _kept_rule(str(tmp_path), None, 3) == _kept_rule(str(tmp_path), None, None) == \
+        rule_for_digits(3)
+    assert _kept_rule(str(tmp_path), SMALL, 4) == SMALL
+
+
+def test_deepen_keeps_the_census_s_rule(small, tmp_path):
+    """census deepen reads the rule from census.json: .04, capped at 2^16 by it, stays (the
+    three-digit rule would take it on to 2^20, 86 s of plain scan); Officers' class goes on
+    to 2^20, its member still compared to 2^16."""
+    import shutil
+
+    from nimbers.research.census.run import deepen
+
+    out = str(tmp_path / "copy")
+    shutil.copytree(small[0], out)
+    by = {r["code"]: r for r in deepen(out, 1 << 20, workers=1, progress=False)}
+    assert by["0.04"]["depth"] == 1 << 16 and by["0.04"]["cap"] == 1 << 16
+    assert (by["0.6"]["depth"], by["0.6"]["reached"], by["0.6"]["equal_up_to"]) == \
+        (1 << 20, 1 << 20, (1 << 16) - 1)
+    assert census_rule(read_meta(out)) == SMALL
