@@ -178,7 +178,7 @@ def _declare(p: argparse.ArgumentParser, only: set[str] | None) -> None:
              "that has rows keeps its own): where a code is first judged dense (no useful "
              "sparse space), a census level 2^16, 2^18, 2^20 ...; judged again at each level "
              "after it, a dense code stops there (its row's cap).  Default 2^20, for --digits "
-             "4 2^18: the plain scan a dense code needs costs n^2/2, 5.5 s to 2^18 and 86 s "
+             "4 2^18: the plain scan a dense code needs costs n^2/2, 5.5-22 s to 2^18 and 86 s "
              "to 2^20 on one core")
     add("--member-depth", type=count_type(1 << 12, 1 << 40), metavar="N",
         help="the depth rule: the members of an open class are compared with its standard "
