@@ -174,9 +174,10 @@ def rule_for_digits(digits: int | None) -> DepthRule:
     MEMBER_DEPTH = 2^20 (results/census was made so).  Four digits and more: judged from 2^18,
     the members of a capped class compared only to 2^16.  Why: the plain scan a dense code
     needs costs n^2/2 options (on one core, 0.136: 0.35 s to 2^16, 5.5 s to 2^18, 86 s to
-    2^20; 4.0644, with more moves: 1.4 s to 2^16, 22 s to 2^18), and the four-digit census holds about 1,300 dense codes (members included): at 2^20 they
-    alone would cost some 110,000 CPU s (benchmarks/README.md, "The four-digit census");
-    capped at 2^18 with their members at 2^16, some 7,000 + 500.
+    2^20; 4.0644, with more moves: 1.4 s to 2^16, 22 s to 2^18), and the four-digit census
+    holds about 1,300 dense codes (members included): at 2^20 they alone would cost some
+    110,000 CPU s (benchmarks/README.md, "The four-digit census"); capped at 2^18 with their
+    members at 2^16, some 7,000 + 500 by 0.136's figures, more for codes like 4.0644.
 
     >>> rule_for_digits(4).dense_depth == 1 << 18, rule_for_digits(None) == rule_for_digits(3)
     (True, True)
