@@ -149,12 +149,11 @@ def test_the_rule_is_recorded_kept_and_verified(small, tmp_path):
 
 
 def test_a_census_json_without_a_rule_takes_its_digits_default(tmp_path):
-    """Every census.json written before the rule was recorded: results/census4 (every code
-    of up to four digits) takes the four-digit rule, a census of given codes and
-    results/census (no census.json: its rows' codes) the three-digit rule."""
-    four = read_meta(str(RESULTS / "census4"))
-    assert four is not None and "rule" not in four
-    assert census_rule(four) == rule_for_digits(4)
+    """A census.json written before the rule was recorded: one of every code of up to four
+    digits takes the four-digit rule (results/census4's own, recorded since), a census of
+    given codes and results/census (no census.json: its rows' codes) the three-digit rule."""
+    four = read_meta(str(RESULTS / "census4"))     # the four-digit rule, recorded or not
+    assert four is not None and census_rule(four) == rule_for_digits(4)
     assert census_rule(None, codes_up_to(3)) == rule_for_digits(3)
     assert census_rule({"codes": ["0.1777", "0.454"]}) == rule_for_digits(3)
     write_meta(str(tmp_path), {"offsets": True, "codes": codes_up_to(4), "until": 4096})
