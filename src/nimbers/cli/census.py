@@ -268,11 +268,7 @@ def _census(args: argparse.Namespace) -> str:
 def _rule(args: argparse.Namespace, out: str) -> Any:
     """The depth rule the options ask for (None when none is given): the rule of the census
     in out (or the default for --digits) with the fields given changed."""
-    from dataclasses import replace
-
-    from ..research.census.depth import rule_for_digits
     from ..research.census.run import rule_of
-    from ..research.census.table import META
 
     changes = {name: getattr(args, name) for name in
                ("dense_depth", "member_depth", "dense_member_depth")
@@ -280,9 +276,7 @@ def _rule(args: argparse.Namespace, out: str) -> Any:
     if not changes:
         return None
     try:
-        if os.path.isfile(os.path.join(out, META)):
-            return rule_of(out, **changes)
-        return replace(rule_for_digits(args.digits), **changes)
+        return rule_of(out, args.digits, **changes)
     except ValueError as exc:       # the fields named as the options that set them
         raise ValueError(re.sub(r"\b(dense_member_depth|member_depth|dense_depth)\b",
                                 lambda m: "--" + m[1].replace("_", "-"), str(exc))) from None

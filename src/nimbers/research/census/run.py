@@ -168,14 +168,13 @@ def _kept_rule(out: str, asked: DepthRule | None, digits: int | None) -> DepthRu
     return kept
 
 
-def rule_of(out: str, **changes: int) -> DepthRule:
-    """The rule of the census in out (its census.json's, or its digits' default) with some
-    fields changed: what a command line's --dense-depth asks of a census that exists.
-    Raises ValueError when out holds no census."""
+def rule_of(out: str, digits: int | None = None, **changes: int) -> DepthRule:
+    """The rule of the census in out (its census.json's, or its digits' default), or for a
+    census not begun the default for digits, with some fields changed: what a command
+    line's --dense-depth asks for.  ValueError when the fields make no rule."""
     meta = read_meta(out)
-    if meta is None:
-        raise ValueError(f"{out}: no census (census.json is missing)")
-    return replace(census_rule(meta), **changes)
+    return replace(census_rule(meta) if meta is not None else rule_for_digits(digits),
+                   **changes)
 
 
 def deepen(out: str, until: int, *, only: Sequence[str] | None = None,
