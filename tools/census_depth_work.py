@@ -9,7 +9,8 @@ WORK/census gets census.json (the 1,023 codes, T. Czajka's convention) and censu
 rows of results/census, or of --rows: the table an earlier deepening brought back), and, for
 each open class of that table, WORK/census/runs/CODE/rare.csv and records.csv copied from
 results/census/lists/ (the only files of a run that ``tools/results.py census --export-only``
-reads, so the table can be published again without making those runs anew).  --runs DIR: the
+reads, so the table can be published again without making those runs anew; a deepening of
+such a class starts its run from heap 0 in their place).  --runs DIR: the
 runs' files an earlier deepening brought back (DIR/CODE/rare.csv, records.csv, stats.json),
 copied in too.  A class whose last row is open with no frontier run behind it (a level done in
 memory, the next not yet) keeps its rows up to its last one that has (its earlier state), so

@@ -37,7 +37,7 @@ import re
 from typing import Callable, Iterator, TypeVar
 
 __all__ = ["memory_cap", "check_bytes", "memory_limit", "parse_size", "describe_bytes",
-           "available_memory", "time_cap", "check_time", "time_limit", "parse_seconds",
+           "available_memory", "available_cpus", "time_cap", "check_time", "time_limit", "parse_seconds",
            "seconds_setting"]
 
 #: the environment variable that sets the cap
@@ -118,6 +118,23 @@ def available_memory() -> int | None:
         return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
     except (AttributeError, ValueError, OSError):
         return None
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on: its affinity mask where the system has one (Linux;
+    a container or ``taskset`` narrows it), else the machine's count (macOS, Windows), at
+    least 1.  The default count of a frontier run's threads and of a census's workers.
+
+    >>> available_cpus() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        try:
+            return max(1, len(affinity(0)))
+        except OSError:
+            pass
+    return max(1, os.cpu_count() or 1)
 
 
 def memory_cap() -> int:

@@ -386,3 +386,27 @@ def test_dask_without_workers_stops_with_a_message(tmp_path):
         worker.kill()
         _, err = run.communicate(timeout=120)
         assert run.returncode == 2 and "no worker" in err
+
+
+def test_a_class_with_only_its_published_lists_starts_its_run_afresh(tmp_path, monkeypatch):
+    """A census directory made again from a published table (tools/census_depth_work.py)
+    holds an open class's lists as its run's rare and record files, and no run: deepening
+    the class starts its run from heap 0 there (it was refused before, as a folder of
+    frontier files without a checkpoint), and gives the row a fresh census gives."""
+    monkeypatch.setattr(depth_module, "FRONTIER_FROM", 1 << 12)
+    fresh, = solve_class(["0.6"], 1 << 14, str(tmp_path / "fresh"))
+    stub = tmp_path / "rebuilt" / "0.6"
+    stub.mkdir(parents=True)
+    for name in ("rare.csv", "records.csv"):
+        (stub / name).write_text((tmp_path / "fresh" / "0.6" / name).read_text())
+    row, = solve_class(["0.6"], 1 << 14, str(tmp_path / "rebuilt"))
+    assert (stub / "checkpoint.json").exists() and (stub / "manifest.json").exists()
+    assert {k: v for k, v in row.items() if k not in MEASURED} == \
+        {k: v for k, v in fresh.items() if k not in MEASURED}
+    other = tmp_path / "other" / "0.6"     # lists beside a values file: a run's, not deleted
+    other.mkdir(parents=True)
+    for name in ("rare.csv", "records.csv", "values16.bin"):
+        (other / name).write_bytes((stub / name).read_bytes())
+    with pytest.raises(ValueError, match="no checkpoint.json"):
+        solve_class(["0.6"], 1 << 14, str(tmp_path / "other"))
+    assert (other / "values16.bin").stat().st_size == (stub / "values16.bin").stat().st_size

@@ -54,6 +54,7 @@ from ...games.heap.periodicity import GUY_SMITH
 from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_mask_of,
                                   sparse_space)
 from ..frontier import frontier_run, frontier_values
+from ..frontier.store import RARE, RECORDS
 
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
            "apparent_of", "pieces", "p_positions", "mask_of_values", "rare_count", "last_rare",
@@ -415,8 +416,19 @@ def _frontier_to(code: str, n: int, folder: str) -> int:
     if have >= n:
         return have
     stats = frontier_run(code, n, folder, threads=1, interval=FRONTIER_INTERVAL,
-                         progress=False, head=FRONTIER_HEAD, **_frontier_options())
+                         progress=False, head=FRONTIER_HEAD, fresh=_lists_only(folder),
+                         **_frontier_options())
     return int(stats.heap_sizes)
+
+
+def _lists_only(folder: str) -> bool:
+    """Whether folder holds a published table's lists as its rare and record files and
+    nothing else (no manifest, checkpoint or values: no run ever began there), as
+    tools/census_depth_work.py leaves them for a class whose run is gone.  Such a class's
+    run then starts from heap 0 in their place; any other folder is the run's to go on
+    with, or to refuse."""
+    names = set(os.listdir(folder)) if os.path.isdir(folder) else set()
+    return bool(names & {RARE, RECORDS}) and names <= {RARE, RECORDS, "lock"}
 
 
 # -- the statistics, a piece at a time --

@@ -25,6 +25,8 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
+from ..._limits import available_cpus
+
 __all__ = ["executor", "as_done", "Executor", "WATCH_SECONDS", "POLL_SECONDS"]
 
 #: how often a worker's watchdog looks for the census process
@@ -85,8 +87,7 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
             yield found
         return
     if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
+        workers = available_cpus()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers is a positive int, got {workers!r}")
     # never fork: numpy's BLAS threads make fork unsafe (Python 3.12 warns); like spawn, a

@@ -374,7 +374,7 @@ def _checked(until: Any, threads: Any, interval: Any, head: Any, window: Any
     until = _positive(until, "until")
     if until >= 2**48:
         raise ValueError(f"until must be below 2^48, got {until}")
-    threads = _positive(threads if threads is not None else len(os.sched_getaffinity(0)),
+    threads = _positive(threads if threads is not None else _limits.available_cpus(),
                         "threads")
     if threads > 64:
         raise ValueError(f"at most 64 threads, got {threads}")
