@@ -220,6 +220,32 @@ def test_progress_log(deep):
     assert lines[-1].split(" census: ")[1].startswith("done:")
 
 
+def test_progress_lines_weigh_the_tasks_by_their_last_level(tmp_path):
+    """A level's progress line says the share of its work done, each class weighed by its
+    seconds at the level before (the count of tasks misleads when they differ a
+    hundredfold); a level with nothing to go by says the count alone."""
+    from nimbers.research.census.run import _share_done
+
+    class Done:
+        def __init__(self, done: bool) -> None:
+            self._done = done
+
+        def done(self) -> bool:
+            return self._done
+
+    big, small = Done(True), Done(False)
+    assert _share_done([big, small], {big: 90.0, small: 10.0}) == \
+        ", about 90% of the work by the seconds at the level before"
+    assert _share_done([big, small], {big: 0.0, small: 0.0}) == ""
+    assert _share_done([big, small], None) == ""
+    out = tmp_path / "c"
+    census(codes=[".6", ".36", "4.4"], out=str(out), workers=1, until=1 << 16,
+           progress=False, interval=0.001)
+    lines = (out / PROGRESS_LOG).read_text().splitlines()
+    assert any("level 2^16:" in line and "% of the work by the seconds at the level before"
+               in line for line in lines)
+
+
 def test_report_counts_only_proofs(deep, tmp_path):
     out, rows = deep
     copy = tmp_path / "copy"

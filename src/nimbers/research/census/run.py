@@ -436,8 +436,9 @@ class _Schedule:
         last = level == self.until
         futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
                                     self.offsets, last, self.rule): item for item in todo}
+        weights = {future: _expected_cost(item)[0] for future, item in futures.items()}
         done = []
-        for future in self._as_done(list(futures), f"level {_power(level)}", state):
+        for future in self._as_done(list(futures), f"level {_power(level)}", state, weights):
             for row in future.result():
                 append_row(self.out, row)
                 done.append((row["members"], level, row))
@@ -445,8 +446,11 @@ class _Schedule:
         self._report(f"level {_power(level)} done", new, level)
         return new
 
-    def _as_done(self, futures: list[Any], stage: str, state: list[Any]) -> Any:
-        """The futures as they finish, with a progress line every interval meanwhile."""
+    def _as_done(self, futures: list[Any], stage: str, state: list[Any],
+                 weights: dict[Any, float] | None = None) -> Any:
+        """The futures as they finish, with a progress line every interval meanwhile; weights:
+        what each is expected to cost (:func:`_expected_cost`), for the share of the work
+        done, which the count of tasks misstates when they differ a hundredfold."""
         began = time.monotonic()
 
         def tick(left: int) -> None:
@@ -454,7 +458,8 @@ class _Schedule:
                 done = len(futures) - left
                 rate = 60 * done / max(time.monotonic() - began, 1e-9)
                 self.log.say(f"{stage}: {done} of {len(futures)} tasks done ({rate:.1f} a "
-                             f"minute); before it, {self._counts(state)}")
+                             f"minute{_share_done(futures, weights)}); before it, "
+                             f"{self._counts(state)}")
 
         return as_done(futures, self.alive, tick)
 
@@ -480,6 +485,18 @@ def _expected_cost(item: tuple[list[str], int, dict[str, Any] | None]) -> tuple[
     seconds, then its number of members (each is proven)."""
     members, _depth, row = item
     return (float(row["seconds"]) if row is not None else 0.0, len(members))
+
+
+def _share_done(futures: list[Any], weights: dict[Any, float] | None) -> str:
+    """", about P% of the work by the seconds at the level before": the tasks done, weighted
+    by what their classes took at their last level (a guess at their shares of this one:
+    each class costs some multiple of it, 4 for a frontier run, up to 16 for a dense scan);
+    nothing when no class has a last level to go by."""
+    if not weights or not any(weights.values()):
+        return ""
+    total = sum(weights.values())
+    done = sum(weights[f] for f in futures if f.done())
+    return f", about {100 * done / total:.0f}% of the work by the seconds at the level before"
 
 
 def _power(n: int) -> str:
