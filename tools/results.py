@@ -16,6 +16,7 @@ list (SHA256SUMS: the same for every run to the same depth).
     python tools/results.py census [--until N] [--promising K] [--export-only] [--work DIR]
     python tools/results.py published [--work DIR]
     python tools/results.py certify [--only NAME ...]
+    python tools/results.py lists [--folder results/census4]
 
 ``run`` computes (or goes on with) each row; ``check`` first checks each folder against its
 SHA256SUMS, then recomputes the row from nothing in a temporary directory, as far as its proof
@@ -28,7 +29,10 @@ rows above, census/certificates.jsonl for the census's proven classes, each from
 again here (a census certificate's SHA-256 must be its row's).  ``published``
 compares the census's runs in WORK/census/runs with published value frequencies (M. Rogalski's
 tables, tests/data/rogalski_frequencies.txt): every count of every table whose heap count a
-run reached (exit status 1 when one differs).
+run reached (exit status 1 when one differs).  ``lists`` writes the rare and record lists of
+the open classes of a census folder whose rows were made in memory (results/census4's) and
+whose rare heap sizes are at most 1/16 of them, from values made again and checked against
+each row's SHA-256.
 """
 
 from __future__ import annotations
@@ -134,10 +138,17 @@ CIRCUMSTANTIAL = ("seconds", "values_per_second", "threads")
 SUMS = "SHA256SUMS"
 
 
+def _summed(folder: Path) -> list[str]:
+    """The files SHA256SUMS covers: every other file of folder and of its folders (lists/),
+    by their paths from it."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file() and p.relative_to(folder).as_posix() != SUMS)
+
+
 def _write_sums(folder: Path) -> None:
     """folder/SHA256SUMS: the SHA-256 of every other file there (``sha256sum -c SHA256SUMS``)."""
-    lines = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}"
-             for p in sorted(folder.iterdir()) if p.is_file() and p.name != SUMS]
+    lines = [f"{hashlib.sha256((folder / name).read_bytes()).hexdigest()}  {name}"
+             for name in _summed(folder)]
     (folder / SUMS).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -148,7 +159,7 @@ def _sums_problem(folder: Path) -> str | None:
     pairs = [line.split("  ", 1) for line in
              (folder / SUMS).read_text(encoding="utf-8").splitlines() if line]
     listed = {name: digest for digest, name in pairs}
-    present = {p.name for p in folder.iterdir() if p.is_file() and p.name != SUMS}
+    present = set(_summed(folder))
     if present != set(listed):
         return f"{SUMS} lists {sorted(set(listed) ^ present)} differently from the folder"
     for name, digest in sorted(listed.items()):
@@ -451,10 +462,45 @@ def certify(args: argparse.Namespace) -> int:
     return 0
 
 
+def lists(args: argparse.Namespace) -> int:
+    """FOLDER/lists/CODE.rare.csv and CODE.records.csv for every open class of a census
+    folder whose row was made in memory (no frontier run to copy them from: the four-digit
+    census's rows at 2^16 and 2^18) and whose rare heap sizes are rare (at most 1/DENSE_SHARE
+    of those it reached: the others' "rare" lists would hold most of their values), from its
+    standard form's values made again by the ordinary engine and checked against the row's
+    SHA-256; then FOLDER/SHA256SUMS."""
+    from nimbers.research.census.depth import DENSE_SHARE, digests
+    from nimbers.research.census.lists import row_lists
+    from nimbers.research.census.report import standing
+    from nimbers.research.census.table import read_rows
+
+    folder = Path(args.folder)
+    shutil.rmtree(folder / "lists", ignore_errors=True)
+    (folder / "lists").mkdir()
+    made = 0
+    for row in read_rows(str(folder), repair=False):
+        if standing(row) != "open" or row["engine"] != "memory" or \
+                int(row["rare_count"]) * DENSE_SHARE > int(row["reached"]):
+            continue
+        g = octal_game(row["code"]).nim_values(int(row["reached"]), progress=False)
+        if digests(g)[0] != row["certificate"]["sha256"]:
+            raise SystemExit(f"{row['code']}: the values made again are not the row's")
+        for kind, pairs in zip(("rare", "records"), row_lists(row, g)):
+            text = "n,g\n" + "".join(f"{n},{v}\n" for n, v in pairs)
+            (folder / "lists" / f"{row['code']}.{kind}.csv").write_text(text, encoding="utf-8")
+        made += 1
+    _write_sums(folder)
+    print(f"{folder}: the lists of {made} open classes made in memory, sparse where they stand")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=("run", "check", "census", "published", "certify"))
+    p.add_argument("action", choices=("run", "check", "census", "published", "certify",
+                                      "lists"))
+    p.add_argument("--folder", default=str(RESULTS / "census4"),
+                   help="lists: the census folder (default results/census4)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
     p.add_argument("--work", default="runs", help="where the runs are kept (default runs/)")
     p.add_argument("--threads", type=int, default=None, help="threads (default: every CPU)")
@@ -469,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
                         "(nimbers census deepen --promising)")
     args = p.parse_args(argv)
     return {"run": run, "check": check, "census": census, "published": published,
-            "certify": certify}[
+            "certify": certify, "lists": lists}[
         args.action](args)
 
 

@@ -103,3 +103,31 @@ def test_no_results_folder_holds_a_run_directorys_lock() -> None:
     """A lock file is a live run's (and the sdist leaves it out, so a SHA256SUMS naming one
     fails there): results/ holds finished, copied tables only."""
     assert not sorted((ROOT / "results").rglob("lock"))
+
+
+def test_every_sparse_open_class_has_its_rare_and_record_lists() -> None:
+    """lists/CODE.rare.csv and CODE.records.csv (tools/results.py lists) for each open class
+    made in memory whose rare heap sizes are at most 1/16 of those it reached, and for no
+    other: as many rare values as its row counts, the last where it says, the last record its
+    largest value, records rising."""
+    import csv
+
+    from nimbers.research.census.depth import DENSE_SHARE
+    from nimbers.research.census.report import standing
+
+    def pairs(name: str) -> list[tuple[int, int]]:
+        with open(FOLDER / "lists" / name, encoding="utf-8") as f:
+            return [(int(n), int(g)) for n, g in list(csv.reader(f))[1:]]
+
+    classes = _classes()
+    listed = {p.name.split(".csv")[0].rsplit(".", 1)[0] for p in (FOLDER / "lists").iterdir()}
+    sparse = {code for code, row in classes.items() if standing(row) == "open" and
+              row["rare_count"] * DENSE_SHARE <= row["reached"]}
+    assert listed == sparse and len(sparse) > 200
+    for code in sorted(sparse):
+        row = classes[code]
+        rare, records = pairs(f"{code}.rare.csv"), pairs(f"{code}.records.csv")
+        assert len(rare) == row["rare_count"] and rare[-1][0] == row["last_rare"], code
+        assert records[-1] == (row["largest_at"], row["largest"]), code
+        assert records[0][0] == 0 and all(b[0] > a[0] and b[1] > a[1]
+                                         for a, b in zip(records, records[1:])), code

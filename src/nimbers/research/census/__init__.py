@@ -12,7 +12,8 @@ T. Czajka's octal-games).
 * :mod:`.table` -- the append-only table DIR/census.jsonl;
 * :mod:`.schema` -- what a row may say, field by field;
 * :mod:`.verify` -- :func:`verify_census`, every row re-checked from scratch;
-* :mod:`.report` -- :func:`census_report`, counts, the frontier games and a plot.
+* :mod:`.report` -- :func:`census_report`, counts, the frontier games and a plot;
+* :mod:`.lists` -- an open class's rare and record values, for a results folder.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
