@@ -185,18 +185,20 @@ def test_a_single_value_edited_where_the_statistics_read_is_refused(
         frontier_run("grundy", n + 1000, tmp_path, threads=1, **FASTER)
 
 
-def test_a_rare_value_edited_into_a_common_one_is_refused(tmp_path: Path) -> None:
+def test_a_rare_value_edited_into_a_common_one_is_refused(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
     """It leaves the rare list the values now give, but rare.csv, which the last session
     wrote, still lists it (Grundy's game: g(82860) = 108, the last rare value, A.
-    Flammenkamp).  The random sample of later heap sizes is checked first, and may find one
-    whose options reach the edited value (a suite run named g(94647), 128 there against 101
-    from its options): either is a refusal naming a heap size the edit broke."""
+    Flammenkamp).  The random sample of later heap sizes, checked first, is left out here:
+    it may find one whose options reach the edited value first (a suite run named
+    g(94647)), and the check of the listed heap sizes is what this test is about."""
+    monkeypatch.setattr(store, "SAMPLE", 0)
     n = 1 << 17
     frontier_run("grundy", n, tmp_path, threads=1, **FASTER)
     values = np.fromfile(tmp_path / "values.bin", dtype=np.uint8)
     assert int(values[82860]) == 108 and "82860,108" in (tmp_path / "rare.csv").read_text()
     _edited(tmp_path, 82860, 2)  # 2 & fe has one bit: common under the run's mask
     _reseal(tmp_path, sha256=_sha(tmp_path, n))
-    with pytest.raises(ValueError, match=r"values.bin: g\([0-9]+\) is [0-9]+ there, but its "
-                                         r"options give [0-9]+: the values were changed"):
+    with pytest.raises(ValueError, match="g\\(82860\\) is 2 there, but its options give 108"):
         frontier_run("grundy", n + 1000, tmp_path, threads=1, **FASTER)

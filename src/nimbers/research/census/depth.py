@@ -55,6 +55,7 @@ from ...games.heap.stats import (SparseSpace, best_mask, extended_counts, rare_m
                                   sparse_space)
 from ..frontier import frontier_run, frontier_values
 from ..frontier.store import RARE, RECORDS
+from ..rundir import LOCK
 
 __all__ = ["Sequence", "advance_code", "engine_for", "summary", "digests", "proof_of",
            "apparent_of", "pieces", "p_positions", "mask_of_values", "rare_count", "last_rare",
@@ -428,7 +429,7 @@ def _lists_only(folder: str) -> bool:
     run then starts from heap 0 in their place; any other folder is the run's to go on
     with, or to refuse."""
     names = set(os.listdir(folder)) if os.path.isdir(folder) else set()
-    return bool(names & {RARE, RECORDS}) and names <= {RARE, RECORDS, "lock"}
+    return bool(names & {RARE, RECORDS}) and names <= {RARE, RECORDS, LOCK}
 
 
 # -- the statistics, a piece at a time --
