@@ -215,3 +215,28 @@ def test_deepen_keeps_the_census_s_rule(small, tmp_path):
     assert (by["0.6"]["depth"], by["0.6"]["reached"], by["0.6"]["equal_up_to"]) == \
         (1 << 20, 1 << 20, (1 << 16) - 1)
     assert census_rule(read_meta(out)) == SMALL
+
+
+def test_a_level_takes_over_the_members_comparison_it_would_make_again(monkeypatch):
+    """Past the member depth an unproven class's members are the same values compared over
+    the same stretch, so a level takes the earlier row's comparison (issue 48: .764's three
+    members cost some 900 s a level): the row is the one computing them again makes, with
+    only the standard form computed; a row whose comparison is not what the rule gives (made
+    under another rule) is compared again."""
+    from nimbers.research.census import compute
+    rule = DepthRule(1 << 16, 1 << 12, 1 << 12)
+    earlier, = solve_class(["0.6", "0.61"], 1 << 14, rule=rule)
+    assert earlier["equal_up_to"] == (1 << 12) - 1 and earlier["class"] == "values"
+    again, = solve_class(["0.6", "0.61"], 1 << 16, rule=rule)
+    made = []
+    real = compute.advance_code
+    monkeypatch.setattr(compute, "advance_code",
+                        lambda code, *a, **k: made.append(code) or real(code, *a, **k))
+    taken, = solve_class(["0.6", "0.61"], 1 << 16, rule=rule, earlier=earlier)
+    assert made == ["0.6"]
+    same = [k for k in again if k not in ("seconds", "peak_bytes")]
+    assert {k: taken[k] for k in same} == {k: again[k] for k in same}
+    made.clear()
+    other = dict(earlier, equal_up_to=(1 << 11) - 1)         # members to 2^11 under its rule
+    redone, = solve_class(["0.6", "0.61"], 1 << 16, rule=rule, earlier=other)
+    assert made == ["0.6", "0.61"] and redone["equal_up_to"] == again["equal_up_to"]

@@ -76,23 +76,30 @@ class _Member:
 
 
 def solve_class(members: list[str], depth: int, runs: str | None = None, offsets: bool = True,
-                extend: bool = False, rule: DepthRule | None = None) -> list[dict[str, Any]]:
+                extend: bool = False, rule: DepthRule | None = None,
+                earlier: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The rows of the classes these codes form at this depth: normally one row; more when a
     member differs from the standard form deeper than before.  runs: the directory of the
     frontier runs (needed past :data:`.depth.FRONTIER_FROM`); extend: the census's last level
     (a sequence whose apparent period's proof is within reach goes to it); rule: the
     census's depth rule (default: the three-digit rule; three ints, so a task stays small
-    plain data for any worker)."""
-    return list(_solve(sorted(set(members)), depth, runs, offsets, extend, rule))
+    plain data for any worker); earlier: the class's row at its last level, whose members'
+    comparison this level takes over when it cannot have changed (:func:`reused_comparison`)
+    instead of computing every member again."""
+    return list(_solve(sorted(set(members)), depth, runs, offsets, extend, rule, earlier))
 
 
 def _solve(members: list[str], depth: int, runs: str | None, offsets: bool,
-           extend: bool, rule: DepthRule | None) -> Iterator[dict[str, Any]]:
+           extend: bool, rule: DepthRule | None,
+           earlier: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     code = standard_form(members)
     others = [m for m in members if m != code]
     began = time.monotonic()
     rep = advance_code(code, depth, runs, extend=extend, rule=rule)
-    checked, apart = _check_members(rep, others, depth, runs, offsets, rule)
+    checked = reused_comparison(rep, others, depth, earlier, offsets, rule)
+    apart: list[str] = []
+    if checked is None:
+        checked, apart = _check_members(rep, others, depth, runs, offsets, rule)
     row = _row(rep, checked, depth, time.monotonic() - began, offsets)
     yield row
     if apart:
@@ -114,6 +121,43 @@ def first_difference(a: np.ndarray, da: int, b: np.ndarray, db: int, length: int
         if differ.size:
             return start + int(differ[0])
     return length
+
+
+def reused_comparison(rep: Sequence, others: list[str], depth: int,
+                      earlier: dict[str, Any] | None, offsets: bool,
+                      rule: DepthRule | None) -> list[_Member] | None:
+    """The members' comparison of the earlier row, when making it again at this depth would
+    give it unchanged; None when it must be made.
+
+    While the standard form is unproven, each member is computed to the member depth
+    (:func:`.depth.member_depth`), the same at every level from the rule's member_depth on,
+    and compared with the standard form over its own length when the standard form reaches
+    that far.  So when both levels take the members to the same depth, and the standard form
+    reached it already at the earlier one, each member's values and compared stretch are the
+    earlier ones; equal_up_to, the least compared length, is the earlier row's.  It is taken
+    over only when it is what members computed to that depth give (the member depth less a
+    member's dead heaps), so a row made under another rule, or with a member proven short,
+    is compared again.  For .764, whose three members take some 900 s to 2^20, this is most
+    of a level's cost besides its frontier run.
+    """
+    if earlier is None or rep.proven or earlier.get("class") != "values":
+        return None
+    dead = _dead(rep, offsets)
+    marks = earlier.get("dead_heaps")
+    if earlier.get("members") != [rep.code, *others] or not isinstance(marks, list) \
+            or len(marks) != len(others) + 1 or marks[0] != dead:
+        return None
+    then, reached = earlier.get("depth"), earlier.get("reached")
+    if not isinstance(then, int) or not isinstance(reached, int):
+        return None
+    far = member_depth(depth, rep.reached, False, rep.cap is not None, rule)
+    if far != member_depth(then, reached, False, earlier.get("cap") is not None, rule) \
+            or reached - dead < far or rep.reached < reached:
+        return None
+    if earlier.get("equal_up_to") != min(far - k for k in marks[1:]):
+        return None
+    own = _Member(rep.code, dead, False, rep.reached - dead)
+    return [own, *(_Member(code, k, False, far - k) for code, k in zip(others, marks[1:]))]
 
 
 def _check_members(rep: Sequence, others: list[str], depth: int, runs: str | None,
