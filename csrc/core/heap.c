@@ -312,7 +312,8 @@ static size_t drop_marked(engine *e, size_t npending)
 /* g(n), given the marks of the moves so far and a value limit known to be unreachable: the
  * least unmarked value below limit that no split reaches, or limit.  First splits are marked
  * one by one, a chunk of each kind in turn, up to SPARSE_SCALAR_PAIRS of them while values are
- * pending; then each pending value, smallest first, is looked for in the splits not yet
+ * pending, and on while many are (sp_keep_marking); then each pending value, smallest first,
+ * is looked for in the splits not yet
  * marked, a vector register at a time and a stretch of each kind in turn, until one is
  * missing.  Both go up from the smallest heap: the early values are the most varied, while
  * two heaps of the (nearly) periodic tail give only the few nim-sums of its residues. */
@@ -333,7 +334,7 @@ static uint32_t settle(engine *e, size_t n, uint32_t limit)
         left += hi[s] - 1;
     }
     size_t budget = SPARSE_SCALAR_PAIRS;
-    while (npending && left && budget) {
+    while (left && sp_keep_marking(budget, npending)) { /* (sparse.h) */
         for (size_t s = 0; s < e->nsplit; s++) {
             size_t chunk = hi[s] - lo[s] < PARTIAL ? hi[s] - lo[s] : PARTIAL;
             hp_mark_pairs(e->g, e->width, total[s], lo[s], lo[s] + chunk, e->seen);

@@ -99,6 +99,22 @@ uint64_t sp_next_check(uint64_t rare);
  * vector registers, stopping after the first block with a hit.  *scanned: how many were
  * compared (the end of the block with the hit, else m).  One per value width. */
 enum { SP_PAIR_BLOCK = 64 };
+
+/* Marking or the pair test: with values of rare class pending at a position, both engines
+ * first mark its splits one by one (each split's nim-sum stored), up to their budget, then
+ * look for each value left by the pair test.  A marked split costs some ten times one value's
+ * compare in the pair test, but serves every pending value at once, where the pair test scans
+ * again for each; so the marking goes on past the budget while SP_MARK_MANY or more values are
+ * pending (.764, with values to 4,933, has hundreds pending at a position: 3.3x faster so on
+ * the frontier engine).  Whether to mark the next chunk, budget_left splits of the budget
+ * being left. */
+#ifndef SP_MARK_MANY
+#define SP_MARK_MANY 8
+#endif
+static inline int sp_keep_marking(size_t budget_left, size_t npending)
+{
+    return npending && (budget_left || npending >= SP_MARK_MANY);
+}
 int sp_has_pair_u8(const uint8_t *x, const uint8_t *ytop, size_t m, uint32_t c,
                    size_t *scanned);
 int sp_has_pair_u16(const uint16_t *x, const uint16_t *ytop, size_t m, uint32_t c,

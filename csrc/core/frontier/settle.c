@@ -168,7 +168,7 @@ int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, u
     }
     int err = 0;
     size_t budget = MARK_BUDGET;
-    for (int any = 1; npending && any && budget;) {
+    for (int any = 1; any && sp_keep_marking(budget, npending);) { /* (sparse.h) */
         any = 0;
         for (size_t k = 0; k < s->nsplit; k++) {
             uint64_t top = hi[k] - lo[k] > CHUNK_SPLITS ? lo[k] + CHUNK_SPLITS : hi[k];
