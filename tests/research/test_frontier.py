@@ -181,3 +181,15 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "--until comes with --frontier" in capsys.readouterr().err
     assert main(["heap", "grundy", "--frontier", "--until", "5000"]) == 2
     assert "--checkpoint DIR" in capsys.readouterr().err
+
+
+def test_a_run_resumes_under_another_spelling_of_its_code(tmp_path: Path) -> None:
+    """.6 and 0.60 are 0.6's rules: either resumes the run (a census's run of 0.6 from the
+    command line's .6), whose files keep the spelling it began with; another game is refused."""
+    frontier_run("0.6", 3000, tmp_path, progress=False, **SMALL)
+    stats = frontier_run(".6", 4000, tmp_path, progress=False, **SMALL)
+    assert stats.sha256 == reference("0.6", 4000)[1] and stats.heap_sizes == 4000
+    assert json.loads((tmp_path / "checkpoint.json").read_text())["code"] == "0.6"
+    assert frontier_run("0.60", 5000, tmp_path, progress=False, **SMALL).heap_sizes == 5000
+    with pytest.raises(ValueError, match="a run of 0.6, not of 0.7"):
+        frontier_run("0.7", 6000, tmp_path, progress=False, **SMALL)

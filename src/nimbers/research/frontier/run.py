@@ -167,10 +167,16 @@ class _Run:
             self._check_period()
 
     def _check_identity(self, data: dict[str, Any]) -> None:
+        """The checkpoint's game is this one: the same rules (an octal code however spelled:
+        .764 resumes the census's run of 0.764, which then keeps its spelling in its files),
+        or the same name for a game without a code (Grundy's game)."""
         rules = None if self.game.rules is None else list(self.game.rules)
-        if data["code"] != self.game.code or data.get("rules") != rules:
+        same = data.get("rules") == rules and (rules is not None or data["code"] == self.game.code)
+        if not same:
             raise ValueError(f"{self.folder / store.CHECKPOINT}: a run of {data['code']}, not "
                              f"of {self.game.code}")
+        if data["code"] != self.game.code:
+            self.game = _game(data["code"])
 
     def _check_memory(self) -> None:
         """The rare heap sizes kept (by the engine and the account) stay within the cap,
