@@ -96,11 +96,13 @@ def _solve(members: list[str], depth: int, runs: str | None, offsets: bool,
     others = [m for m in members if m != code]
     began = time.monotonic()
     rep = advance_code(code, depth, runs, extend=extend, rule=rule)
-    checked = reused_comparison(rep, others, depth, earlier, offsets, rule)
+    dead = _dead(rep, offsets)
+    checked = reused_comparison(rep, dead, others, depth, earlier, rule)
     apart: list[str] = []
     if checked is None:
-        checked, apart = _check_members(rep, others, depth, runs, offsets, rule)
-    row = _row(rep, checked, depth, time.monotonic() - began, offsets)
+        checked, apart = _check_members(rep, dead, others, depth, runs, offsets, rule)
+    own = _Member(rep.code, dead, rep.proven, rep.reached - dead)
+    row = _row(rep, [own, *checked], depth, time.monotonic() - began, offsets)
     yield row
     if apart:
         yield from _solve(apart, depth, runs, offsets, extend, rule)
@@ -123,11 +125,12 @@ def first_difference(a: np.ndarray, da: int, b: np.ndarray, db: int, length: int
     return length
 
 
-def reused_comparison(rep: Sequence, others: list[str], depth: int,
-                      earlier: dict[str, Any] | None, offsets: bool,
+def reused_comparison(rep: Sequence, dead: int, others: list[str], depth: int,
+                      earlier: dict[str, Any] | None,
                       rule: DepthRule | None) -> list[_Member] | None:
-    """The members' comparison of the earlier row, when making it again at this depth would
-    give it unchanged; None when it must be made.
+    """The comparison of the members other than the standard form (of dead dead heaps) that
+    the earlier row holds, when making it again at this depth would give it unchanged; None
+    when it must be made.
 
     While the standard form is unproven, each member is computed to the member depth
     (:func:`.depth.member_depth`), the same at every level from the rule's member_depth on,
@@ -142,7 +145,6 @@ def reused_comparison(rep: Sequence, others: list[str], depth: int,
     """
     if earlier is None or rep.proven or earlier.get("class") != "values":
         return None
-    dead = _dead(rep, offsets)
     marks = earlier.get("dead_heaps")
     if earlier.get("members") != [rep.code, *others] or not isinstance(marks, list) \
             or len(marks) != len(others) + 1 or marks[0] != dead:
@@ -156,17 +158,15 @@ def reused_comparison(rep: Sequence, others: list[str], depth: int,
         return None
     if earlier.get("equal_up_to") != min(far - k for k in marks[1:]):
         return None
-    own = _Member(rep.code, dead, False, rep.reached - dead)
-    return [own, *(_Member(code, k, False, far - k) for code, k in zip(others, marks[1:]))]
+    return [_Member(code, k, False, far - k) for code, k in zip(others, marks[1:])]
 
 
-def _check_members(rep: Sequence, others: list[str], depth: int, runs: str | None,
-                   offsets: bool, rule: DepthRule | None
+def _check_members(rep: Sequence, dead: int, others: list[str], depth: int,
+                   runs: str | None, offsets: bool, rule: DepthRule | None
                    ) -> tuple[list[_Member], list[str]]:
-    """Each member against the standard form: proved equal, equal as far as compared, or
-    apart (a class of its own, solved after this one)."""
-    dead = _dead(rep, offsets)
-    checked = [_Member(rep.code, dead, rep.proven, rep.reached - dead)]
+    """Each member other than the standard form (of dead dead heaps) against it: proved
+    equal, equal as far as compared, or apart (a class of its own, solved after this one)."""
+    checked: list[_Member] = []
     apart = []
     for code in others:
         far = member_depth(depth, rep.reached, rep.proven, rep.cap is not None, rule)

@@ -435,7 +435,7 @@ class _Schedule:
         kept = [item for item in state if not self._open(item, level)]
         last = level == self.until
         futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
-                                    self.offsets, last, self.rule, _comparison(item[2])): item
+                                    self.offsets, last, self.rule, item[2]): item
                    for item in todo}
         weights = {future: _expected_cost(item)[0] for future, item in futures.items()}
         done = []
@@ -477,13 +477,6 @@ class _Schedule:
 
     def _report(self, stage: str, state: list[Any], level: int) -> None:
         self.log.say(f"{stage}: {self._counts(state)}")
-
-
-def _comparison(row: dict[str, Any] | None) -> dict[str, Any] | None:
-    """What :func:`.compute.reused_comparison` reads of a class's last row (a task stays small
-    plain data for any worker)."""
-    keys = ("class", "members", "dead_heaps", "equal_up_to", "depth", "reached", "cap")
-    return None if row is None else {k: row.get(k) for k in keys}
 
 
 def _expected_cost(item: tuple[list[str], int, dict[str, Any] | None]) -> tuple[float, int]:

@@ -136,7 +136,7 @@ class _Run:
                                os.O_RDWR | os.O_CREAT | os.O_TRUNC)
             return "no checkpoint: starting over" if dropped else None
         self.resumed = data
-        self._check_identity(data)
+        self.game = self._same_game(data)
         self.width, self.seconds = data["width"], float(data["seconds"])
         self.fd = open_own(self.folder / store.values_name(self.width), os.O_RDWR)
         return f"resuming from {data['count']:,} heap sizes"
@@ -166,17 +166,17 @@ class _Run:
         if self.watch.applies:
             self._check_period()
 
-    def _check_identity(self, data: dict[str, Any]) -> None:
-        """The checkpoint's game is this one: the same rules (an octal code however spelled:
-        .764 resumes the census's run of 0.764, which then keeps its spelling in its files),
-        or the same name for a game without a code (Grundy's game)."""
+    def _same_game(self, data: dict[str, Any]) -> HeapGame:
+        """This game as the checkpoint spells it, which the run keeps in its files; a
+        ValueError when the checkpoint's game is another: the same rules make the same game
+        (an octal code however spelled: .764 resumes the census's run of 0.764), the same
+        name a game without a code (Grundy's game)."""
         rules = None if self.game.rules is None else list(self.game.rules)
         same = data.get("rules") == rules and (rules is not None or data["code"] == self.game.code)
         if not same:
             raise ValueError(f"{self.folder / store.CHECKPOINT}: a run of {data['code']}, not "
                              f"of {self.game.code}")
-        if data["code"] != self.game.code:
-            self.game = _game(data["code"])
+        return self.game if data["code"] == self.game.code else _game(data["code"])
 
     def _check_memory(self) -> None:
         """The rare heap sizes kept (by the engine and the account) stay within the cap,
