@@ -166,12 +166,25 @@ def as_done(futures: Iterable[cf.Future[Any]], alive: Callable[[], None],
     """The futures as they finish (``concurrent.futures.as_completed``), with the executor's
     alive check between waits (a cluster whose workers are all gone is an error, not a wait
     for ever) and tick(how many are left) after each wait (progress lines); those left are
-    cancelled when the caller stops early."""
-    waiting = set(futures)
+    cancelled when the caller stops early.  A set given is awaited as it is: the caller may
+    add to it while iterating (a task done starting the next), and it holds those left.
+
+    >>> with executor(workers=1) as (pool, _slots, alive):
+    ...     waiting = {pool.submit(abs, -2)}
+    ...     got = []
+    ...     for future in as_done(waiting, alive):
+    ...         got.append(future.result())
+    ...         if len(got) == 1:
+    ...             waiting.add(pool.submit(abs, -5))
+    >>> got
+    [2, 5]
+    """
+    waiting = futures if isinstance(futures, set) else set(futures)
     try:
         while waiting:
-            finished, waiting = cf.wait(waiting, timeout=POLL_SECONDS,
-                                        return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(set(waiting), timeout=POLL_SECONDS,
+                                  return_when=cf.FIRST_COMPLETED)
+            waiting -= finished
             yield from finished
             alive()
             if tick is not None:

@@ -1,11 +1,12 @@
-"""The census's schedule: every open class to one depth before any goes deeper, and the table
-it writes.
+"""The census's schedule: every open class taken level by level, and the table it writes.
 
 1. Survey: the first 4096 heap sizes of every code not in the table yet, in batches, to group
    the codes into candidate classes (equal sequences, dead heaps dropped).
-2. Levels: 2^12, 2^14, 2^16, ... (times 4) up to ``until``: at each level every class still
-   open is taken to it (:func:`.compute.solve_class`), and its row appended; a proven class
+2. Levels: 2^12, 2^14, 2^16, ... (times 4) up to ``until``: every class still open is taken
+   to each in turn (:func:`.compute.solve_class`), and its row appended; a proven class
    (every member proven too) or a capped one (no useful sparse space: :mod:`.depth`) stops.
+   A class goes on to its next level as soon as its own is done, so no worker waits at a
+   level's end while a class could go deeper.
    At the last level a class whose apparent period's proof needs at most twice ``until`` goes
    to it (.354: 20,126,195 heap sizes at ``until`` 2^24).
 
@@ -390,6 +391,10 @@ class ProgressLog:
             sys.stderr.flush()
 
 
+#: a class as the schedule holds it: its members, its depth, its latest row (None before any)
+_Item = tuple[list[str], int, dict[str, Any] | None]
+
+
 class _Schedule:
     """One census run: the survey, then the levels of the module docstring."""
 
@@ -402,12 +407,11 @@ class _Schedule:
     def run(self, wanted: list[str], rows: list[dict[str, Any]]) -> None:
         mine = set(wanted)
         todo = [c for c in wanted if c not in covered_codes(rows)]
-        state: list[tuple[list[str], int, dict[str, Any] | None]] = [
+        state: list[_Item] = [
             (r["members"], int(r.get("depth", r.get("reached", 0))), r) for r in rows
             if mine & set(r["members"])]
         state += [(members, 0, None) for members in self._survey(todo)]
-        for level in levels(self.until):
-            state = self._level(level, state)
+        state = self._levels(state)
         self._report("done", state, self.until)
 
     def _survey(self, todo: list[str]) -> list[list[str]]:
@@ -422,36 +426,57 @@ class _Schedule:
                 groups.setdefault(digest, []).append(code)
         return sorted(groups.values(), key=lambda g: standard_key(min(g, key=standard_key)))
 
-    def _open(self, item: tuple[list[str], int, dict[str, Any] | None], level: int) -> bool:
+    def _next_level(self, item: _Item) -> int | None:
+        """The level an item goes to next: the first above its depth, None when it is final."""
         members, depth, row = item
-        return depth < level and (row is None or not is_final(row, self.until, self.rule))
+        if row is not None and is_final(row, self.until, self.rule):
+            return None
+        return next((level for level in levels(self.until) if level > depth), None)
 
-    def _level(self, level: int, state: list[Any]) -> list[Any]:
-        """Every open class below level taken to it; returns the new state."""
-        todo = [item for item in state if self._open(item, level)]
-        if not todo:
-            return state
-        todo.sort(key=_expected_cost, reverse=True)
-        kept = [item for item in state if not self._open(item, level)]
-        last = level == self.until
-        futures = {self.pool.submit(compute.solve_class, item[0], level, self.runs,
-                                    self.offsets, last, self.rule, item[2]): item
-                   for item in todo}
-        weights = {future: _expected_cost(item)[0] for future, item in futures.items()}
-        done = []
-        for future in self._as_done(list(futures), f"level {_power(level)}", state, weights):
-            for row in future.result():
+    def _levels(self, state: list[_Item]) -> list[_Item]:
+        """Every open class taken level by level to until; returns the new state.
+
+        A class goes on to its next level as soon as its own is done, rather than when every
+        class has done the level: the classes on the frontier engine differ a hundredfold in
+        cost, and the slowest alone at a level's end left the other workers idle for half an
+        hour at a time (the three-digit census's levels 2^22 and 2^24 on two cores).  The tasks
+        ready together are handed out lowest level first, the costliest first within a level
+        (:func:`_expected_cost`); a level is reported done when no class can still come to it.
+        """
+        state = list(state)
+        tasks = _LevelTasks()
+        self._start(state, tasks)
+        for future in as_done(tasks.waiting, self.alive, lambda _left: self._tick(tasks, state)):
+            item, level = tasks.finish(future)
+            made = [(row["members"], level, row) for row in future.result()]
+            for _members, _level, row in made:
                 append_row(self.out, row)
-                done.append((row["members"], level, row))
-        new = kept + done
-        self._report(f"level {_power(level)} done", new, level)
-        return new
+            state = [old for old in state if old is not item] + made
+            self._start(made, tasks)
+            for done in tasks.levels_done():
+                self._report(f"level {_power(done)} done", state, done)
+        return state
 
-    def _as_done(self, futures: list[Any], stage: str, state: list[Any],
-                 weights: dict[Any, float] | None = None) -> Any:
-        """The futures as they finish, with a progress line every interval meanwhile; weights:
-        what each is expected to cost (:func:`_expected_cost`), for the share of the work
-        done, which the count of tasks misstates when they differ a hundredfold."""
+    def _start(self, items: list[_Item], tasks: _LevelTasks) -> None:
+        """The next level of each item not final, lowest level and costliest first."""
+        for item in sorted(items, key=self._order):
+            level = self._next_level(item)
+            if level is not None:
+                future = self.pool.submit(compute.solve_class, item[0], level, self.runs,
+                                          self.offsets, level == self.until, self.rule, item[2])
+                tasks.add(future, item, level, _expected_cost(item)[0])
+
+    def _order(self, item: _Item) -> tuple[int, float]:
+        level = self._next_level(item)
+        return (level or 0, -_expected_cost(item)[0])
+
+    def _tick(self, tasks: _LevelTasks, state: list[_Item]) -> None:
+        """A progress line, when one is due: each level with tasks under way."""
+        if self.log.due():
+            self.log.say(f"{tasks.describe()}; {self._counts(state)}")
+
+    def _as_done(self, futures: list[Any], stage: str, state: list[Any]) -> Any:
+        """The futures as they finish, with a progress line every interval meanwhile."""
         began = time.monotonic()
 
         def tick(left: int) -> None:
@@ -459,8 +484,7 @@ class _Schedule:
                 done = len(futures) - left
                 rate = 60 * done / max(time.monotonic() - began, 1e-9)
                 self.log.say(f"{stage}: {done} of {len(futures)} tasks done ({rate:.1f} a "
-                             f"minute{_share_done(futures, weights)}); before it, "
-                             f"{self._counts(state)}")
+                             f"minute); before it, {self._counts(state)}")
 
         return as_done(futures, self.alive, tick)
 
@@ -477,6 +501,49 @@ class _Schedule:
 
     def _report(self, stage: str, state: list[Any], level: int) -> None:
         self.log.say(f"{stage}: {self._counts(state)}")
+
+
+class _LevelTasks:
+    """The census's tasks under way: the set awaited (:func:`.pool.as_done` waits on it as it
+    grows), what each task is, and each level's tasks for its progress line."""
+
+    def __init__(self) -> None:
+        self.waiting: set[cf.Future[Any]] = set()
+        self.running: dict[cf.Future[Any], tuple[_Item, int]] = {}
+        #: level -> (when its first task was handed out, its tasks with their weights)
+        self.by_level: dict[int, tuple[float, dict[cf.Future[Any], float]]] = {}
+        self.reported: set[int] = set()
+
+    def add(self, future: cf.Future[Any], item: _Item, level: int, weight: float) -> None:
+        self.waiting.add(future)
+        self.running[future] = (item, level)
+        self.by_level.setdefault(level, (time.monotonic(), {}))[1][future] = weight
+
+    def finish(self, future: cf.Future[Any]) -> tuple[_Item, int]:
+        """The item and level of a task done."""
+        return self.running.pop(future)
+
+    def levels_done(self) -> list[int]:
+        """The levels no class can come to any more (no task under way at or below them; a
+        class goes only deeper), each once, lowest first."""
+        lowest = min((level for _item, level in self.running.values()), default=None)
+        done = sorted(level for level in self.by_level
+                      if level not in self.reported and (lowest is None or level < lowest))
+        self.reported.update(done)
+        return done
+
+    def describe(self) -> str:
+        """"level 2^22: 3 of 4 tasks done (0.5 a minute, about 80% of the work by the seconds
+        at the level before); level 2^24: 0 of 2 tasks done (...)": each level not done."""
+        now, parts = time.monotonic(), []
+        for level in sorted(set(self.by_level) - self.reported):
+            began, weights = self.by_level[level]
+            futures = list(weights)
+            done = sum(1 for future in futures if future.done())
+            rate = 60 * done / max(now - began, 1e-9)
+            parts.append(f"level {_power(level)}: {done} of {len(futures)} tasks done "
+                         f"({rate:.1f} a minute{_share_done(futures, weights)})")
+        return "; ".join(parts)
 
 
 def _expected_cost(item: tuple[list[str], int, dict[str, Any] | None]) -> tuple[float, int]:
