@@ -182,7 +182,7 @@ def as_done(futures: Iterable[cf.Future[Any]], alive: Callable[[], None],
     waiting = futures if isinstance(futures, set) else set(futures)
     try:
         while waiting:
-            finished, _ = cf.wait(set(waiting), timeout=POLL_SECONDS,
+            finished, _ = cf.wait(waiting, timeout=POLL_SECONDS,
                                   return_when=cf.FIRST_COMPLETED)
             waiting -= finished
             yield from finished

@@ -459,16 +459,12 @@ class _Schedule:
 
     def _start(self, items: list[_Item], tasks: _LevelTasks) -> None:
         """The next level of each item not final, lowest level and costliest first."""
-        for item in sorted(items, key=self._order):
-            level = self._next_level(item)
-            if level is not None:
-                future = self.pool.submit(compute.solve_class, item[0], level, self.runs,
-                                          self.offsets, level == self.until, self.rule, item[2])
-                tasks.add(future, item, level, _expected_cost(item)[0])
-
-    def _order(self, item: _Item) -> tuple[int, float]:
-        level = self._next_level(item)
-        return (level or 0, -_expected_cost(item)[0])
+        ready = [(level, _expected_cost(item)[0], item) for item in items
+                 if (level := self._next_level(item)) is not None]
+        for level, cost, item in sorted(ready, key=lambda task: (task[0], -task[1])):
+            future = self.pool.submit(compute.solve_class, item[0], level, self.runs,
+                                      self.offsets, level == self.until, self.rule, item[2])
+            tasks.add(future, item, level, cost)
 
     def _tick(self, tasks: _LevelTasks, state: list[_Item]) -> None:
         """A progress line, when one is due: each level with tasks under way."""
@@ -479,12 +475,10 @@ class _Schedule:
         """The futures as they finish, with a progress line every interval meanwhile."""
         began = time.monotonic()
 
-        def tick(left: int) -> None:
+        def tick(_left: int) -> None:
             if self.log.due():
-                done = len(futures) - left
-                rate = 60 * done / max(time.monotonic() - began, 1e-9)
-                self.log.say(f"{stage}: {done} of {len(futures)} tasks done ({rate:.1f} a "
-                             f"minute); before it, {self._counts(state)}")
+                self.log.say(f"{stage}: {_tasks_done(futures, began)}; before it, "
+                             f"{self._counts(state)}")
 
         return as_done(futures, self.alive, tick)
 
@@ -535,18 +529,25 @@ class _LevelTasks:
     def describe(self) -> str:
         """"level 2^22: 3 of 4 tasks done (0.5 a minute, about 80% of the work by the seconds
         at the level before); level 2^24: 0 of 2 tasks done (...)": each level not done."""
-        now, parts = time.monotonic(), []
+        parts = []
         for level in sorted(set(self.by_level) - self.reported):
             began, weights = self.by_level[level]
-            futures = list(weights)
-            done = sum(1 for future in futures if future.done())
-            rate = 60 * done / max(now - began, 1e-9)
-            parts.append(f"level {_power(level)}: {done} of {len(futures)} tasks done "
-                         f"({rate:.1f} a minute{_share_done(futures, weights)})")
+            parts.append(f"level {_power(level)}: {_tasks_done(list(weights), began, weights)}")
         return "; ".join(parts)
 
 
-def _expected_cost(item: tuple[list[str], int, dict[str, Any] | None]) -> tuple[float, int]:
+def _tasks_done(futures: list[Any], began: float, weights: dict[Any, float] | None = None
+                ) -> str:
+    """"3 of 4 tasks done (0.5 a minute, about 80% of the work by the seconds at the level
+    before)": the futures done, at what rate since began, and their share by weights
+    (:func:`_share_done`)."""
+    done = sum(1 for future in futures if future.done())
+    rate = 60 * done / max(time.monotonic() - began, 1e-9)
+    return (f"{done} of {len(futures)} tasks done ({rate:.1f} a minute"
+            f"{_share_done(futures, weights)})")
+
+
+def _expected_cost(item: _Item) -> tuple[float, int]:
     """What a class is expected to cost at the next level, to start the longest first (the
     classes on the frontier engine cost in proportion to their last level: the slowest of
     them started last would leave one worker alone with it at the end): its last level's
