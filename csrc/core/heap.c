@@ -332,7 +332,7 @@ static uint32_t settle(engine *e, size_t n, uint32_t limit)
         lo[s] = 1;
         left += hi[s] - 1;
     }
-    size_t budget = SPARSE_SCALAR_PAIRS;
+    size_t budget = SPARSE_SCALAR_PAIRS, since = 0;
     while (left && sp_keep_marking(budget, npending)) { /* (sparse.h) */
         for (size_t s = 0; s < e->nsplit; s++) {
             size_t chunk = hi[s] - lo[s] < PARTIAL ? hi[s] - lo[s] : PARTIAL;
@@ -341,8 +341,12 @@ static uint32_t settle(engine *e, size_t n, uint32_t limit)
             left -= chunk;
             budget = budget > chunk ? budget - chunk : 0;
             cost += (double)chunk;
+            since += chunk;
         }
-        npending = drop_marked(e, npending);
+        if (sp_drop_due(since, npending)) {
+            npending = drop_marked(e, npending);
+            since = 0;
+        }
     }
     for (size_t i = 0; i < npending; i++) {
         uint32_t c = e->pending[i];

@@ -115,6 +115,24 @@ static inline int sp_keep_marking(size_t budget_left, size_t npending)
 {
     return npending && (budget_left || npending >= SP_MARK_MANY);
 }
+
+/* Whether to drop the values now marked from the pending list, marked_since splits having
+ * been marked since it was last done.  Dropping reads each pending value's mark and branches
+ * on it, one unpredictable branch per value, so done after every chunk it cost as much as the
+ * marking wherever hundreds are pending (.764 at 2^25: about a fifth of its frontier time).
+ * Done once the splits marked since reach SP_DROP_RATIO times the values pending, it costs a
+ * small part of the marking; a larger ratio marks past the point where the search by value
+ * would have been cheaper (64 was slower again: benchmarks/README.md, "Frontier tuning
+ * notes").  The list only decides when the marking stops -- a value kept in it after being
+ * marked is skipped by the search -- so the values do not depend on it. */
+#ifndef SP_DROP_RATIO
+#define SP_DROP_RATIO 16
+#endif
+static inline int sp_drop_due(size_t marked_since, size_t npending)
+{
+    return marked_since >= (size_t)SP_DROP_RATIO * npending;
+}
+
 int sp_has_pair_u8(const uint8_t *x, const uint8_t *ytop, size_t m, uint32_t c,
                    size_t *scanned);
 int sp_has_pair_u16(const uint16_t *x, const uint16_t *ytop, size_t m, uint32_t c,

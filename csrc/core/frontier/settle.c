@@ -167,7 +167,7 @@ int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, u
         lo[k] = first < hi[k] ? first : hi[k];
     }
     int err = 0;
-    size_t budget = MARK_BUDGET;
+    size_t budget = MARK_BUDGET, since = 0;
     for (int any = 1; any && sp_keep_marking(budget, npending);) { /* (sparse.h) */
         any = 0;
         for (size_t k = 0; k < s->nsplit; k++) {
@@ -176,14 +176,18 @@ int fr_settle_pending(const fr_state *s, uint64_t n, uint8_t *row, uint32_t c, u
                 continue;
             splits(s, total[k], lo[k], top, row, 1, 0, fs, &err);
             budget = budget > top - lo[k] ? budget - (size_t)(top - lo[k]) : 0;
+            since += (size_t)(top - lo[k]);
             lo[k] = top;
             any = 1;
         }
-        size_t kept = 0;
-        for (size_t i = 0; i < npending; i++)
-            if (!row[fs->pending[i]])
-                fs->pending[kept++] = fs->pending[i];
-        npending = kept;
+        if (sp_drop_due(since, npending)) {
+            size_t kept = 0;
+            for (size_t i = 0; i < npending; i++)
+                if (!row[fs->pending[i]])
+                    fs->pending[kept++] = fs->pending[i];
+            npending = kept;
+            since = 0;
+        }
     }
     for (size_t i = 0; i < npending && !err; i++) {
         uint16_t v = (uint16_t)fs->pending[i];
