@@ -312,10 +312,11 @@ static size_t drop_marked(engine *e, size_t npending)
 /* g(n), given the marks of the moves so far and a value limit known to be unreachable: the
  * least unmarked value below limit that no split reaches, or limit.  First splits are marked
  * one by one, a chunk of each kind in turn, up to SPARSE_SCALAR_PAIRS of them while values are
- * pending, and on while many are (sp_keep_marking); then each pending value, smallest first,
- * is looked for in the splits not yet marked, a vector register at a time and a stretch of
- * each kind in turn, until one is missing.  Both go up from the smallest heap: the early values are the most varied, while
- * two heaps of the (nearly) periodic tail give only the few nim-sums of its residues. */
+ * pending, and on while many are (sp_keep_marking; the values marked leave the list now and
+ * then, sp_drop_due); then each pending value, smallest first, is looked for in the splits
+ * not yet marked, a vector register at a time and a stretch of each kind in turn, until one
+ * is missing.  Both go up from the smallest heap: the early values are the most varied,
+ * while two heaps of the (nearly) periodic tail give only the few nim-sums of its residues. */
 static uint32_t settle(engine *e, size_t n, uint32_t limit)
 {
     double cost = 0;
