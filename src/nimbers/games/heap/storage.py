@@ -3,10 +3,10 @@ and beside it, in that file's name + ".json", the state needed to go on (the gam
 a proven period).  A long run saved and loaded again goes on where it stopped.
 
 A name without ".npy" gets it, for saving and loading alike (``kk`` is ``kk.npy`` and
-``kk.npy.json``).  Both files are written atomically (a temporary file beside the target,
-synced, then renamed over it), so a run killed while saving leaves the last save whole.
-They get the mode any file the user creates gets, 0o666 less the umask (a bare temporary
-file would be 0o600, private to the user).
+``kk.npy.json``).  Both files are written atomically by :func:`nimbers.files.write_atomically`
+(a temporary file beside the target, synced, then renamed over it), so a run killed while
+saving leaves the last save whole.  They get the mode any file the user creates gets, 0o666
+less the umask (a bare temporary file would be 0o600, private to the user).
 
 Files are input like any other: what is loaded is checked before it is believed -- the state's
 size, depth and types, the array's header (shape, dtype, size) before its data is read, the
@@ -28,11 +28,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
-from typing import IO, Any, Callable
+from typing import Any, Callable
 
 import numpy as np
 
+from ...files import write_atomically
 from ._args import check_memory
 from .periodicity import Periodicity, proof, proof_rule
 from .rules import HeapRules
@@ -84,49 +84,9 @@ def save_values(path: str, store: HeapValues, code: str) -> None:
              {"period": per.period, "preperiod": per.preperiod,
               "checked_up_to": per.checked_up_to, "theorem": per.theorem}}
     values = store.g[: store.known]
-    _write_atomically(npy, lambda f: np.save(f, values, allow_pickle=False))
+    write_atomically(npy, lambda f: np.save(f, values, allow_pickle=False))
     text = json.dumps(state, indent=1).encode("utf-8")
-    _write_atomically(state_file, lambda f: f.write(text))
-
-
-def _write_atomically(path: str, write: Callable[[IO[bytes]], Any]) -> None:
-    """Writes through a temporary file in the target's directory, then renames it over the
-    target: a reader sees the old file or the new one, never a part."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                     suffix=".tmp")
-    try:
-        os.chmod(temporary, 0o666 & ~umask())  # (mkstemp makes it 0o600)
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def umask() -> int:
-    """The process's umask, read without changing it where the system says it (Linux's
-    /proc/self/status), else set and restored at once.
-
-    >>> 0 <= umask() <= 0o777
-    True
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    write_atomically(state_file, text)
 
 
 # ---- loading ------------------------------------------------------------------------------------
