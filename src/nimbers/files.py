@@ -23,6 +23,7 @@ import json
 import os
 import re
 import stat
+import threading
 from typing import IO, Any, Callable, Iterator
 
 __all__ = ["write_atomically", "writing_atomically", "read_capped", "read_json", "json_depth",
@@ -106,6 +107,12 @@ def open_own(path: str | os.PathLike[str], flags: int, mode: int = 0o666) -> int
     return fd
 
 
+def temporary_suffix() -> str:
+    """The end of the temporary file's name :func:`writing_atomically` writes first: the
+    process and the thread, so that no two writers share one."""
+    return f"{os.getpid()}-{threading.get_native_id()}.tmp"
+
+
 @contextlib.contextmanager
 def writing_atomically(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     """A binary file to write; on leaving the block it replaces path atomically (nothing
@@ -120,7 +127,9 @@ def writing_atomically(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     """
     target = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(target))
-    temporary = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.tmp")
+    # one temporary name per process and thread: two threads writing one target must not
+    # share (and unlink) each other's temporary file
+    temporary = os.path.join(folder, f".{os.path.basename(target)}.{temporary_suffix()}")
     try:
         with contextlib.suppress(FileNotFoundError):  # a kill's leftover, or a planted link
             os.unlink(temporary)

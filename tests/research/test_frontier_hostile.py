@@ -71,7 +71,7 @@ def test_the_files_written_in_place_are_opened_without_following_links(
 
 def test_a_link_at_the_atomic_writers_temporary_name_is_not_followed(
         tmp_path: Path, victim: Path) -> None:
-    (tmp_path / f".stats.json.{os.getpid()}.tmp").symlink_to(victim)
+    (tmp_path / f".stats.json.{files.temporary_suffix()}").symlink_to(victim)
     files.write_atomically(tmp_path / "stats.json", "{}")
     assert victim.read_text() == "precious\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.json", "victim"]

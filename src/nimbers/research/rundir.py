@@ -107,7 +107,8 @@ class RunDirectory:
 
     def _ours(self, name: str) -> bool:
         """One of the tool's files, or the temporary file of an interrupted atomic write of
-        one (``.NAME.PID.tmp``, or ``NAME.tmp`` as older versions wrote them)."""
+        one (``.NAME.PID-THREAD.tmp``; ``.NAME.PID.tmp`` and ``NAME.tmp`` as older versions
+        wrote them)."""
         if name.endswith(".tmp"):
             name = name[1:].rsplit(".", 2)[0] if name.startswith(".") else name[:-4]
         return name in self.own
