@@ -85,8 +85,7 @@ def save_values(path: str, store: HeapValues, code: str) -> None:
               "checked_up_to": per.checked_up_to, "theorem": per.theorem}}
     values = store.g[: store.known]
     write_atomically(npy, lambda f: np.save(f, values, allow_pickle=False))
-    text = json.dumps(state, indent=1).encode("utf-8")
-    write_atomically(state_file, text)
+    write_atomically(state_file, json.dumps(state, indent=1))   # (text is written as UTF-8)
 
 
 # ---- loading ------------------------------------------------------------------------------------
